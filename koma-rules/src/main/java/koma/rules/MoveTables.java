@@ -1,0 +1,236 @@
+package koma.rules;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Betza definitions of a rule set compiled into flat tables, per piece code and square, for move
+ * generation and attack detection. Built once when the rule set loads.
+ *
+ * <p>A piece code is {@code ((type + 1) << 1) | color}; 0 is the empty square.
+ *
+ * <p>{@code gen[code * squares + sq]} is a flat int array:
+ * {@code nRays, (moveRange, captureRange, length, sq1..sqLength)*, nJumps, (dest, flags, middle)*}, where a
+ * ray is already cut at the board edge and the longer of its two ranges, {@code flags} bit 0 = may move,
+ * bit 1 = may capture, and {@code middle} is the square a lame jump needs empty (or -1).
+ */
+final class MoveTables {
+    final int squares;
+    final int codes;
+    final int[][] gen;
+    /** attackRange[code * 8 + d]: how far the piece captures along line direction d (0 = not at all). */
+    final int[] attackRange;
+    /** maxAttackRange[color * 8 + d]: the longest such range of any piece of that colour. */
+    final int[] maxAttackRange;
+    /** Distinct capturing jump vectors (absolute dx, dy) of all pieces. */
+    final int jumpCount;
+    /** jumpSource[sq * jumpCount + j]: the square from which jump j lands on sq, or -1. */
+    final int[] jumpSource;
+    /** jumpAttacks[code * jumpCount + j]: whether that piece captures with jump j. */
+    final boolean[] jumpAttacks;
+    /** forced[code * squares + sq]: the piece must promote on arriving there, and may not be dropped there. */
+    final boolean[] forced;
+    /** zone[color * squares + sq]: the square is in that side's promotion zone. */
+    final boolean[] zone;
+    /** True when some piece can capture en passant (a pawn with a lame initial double step). */
+    final boolean enPassant;
+
+    static int code(int color, int type) {
+        return ((type + 1) << 1) | color;
+    }
+
+    static int color(int code) {
+        return code & 1;
+    }
+
+    static int type(int code) {
+        return (code >> 1) - 1;
+    }
+
+    MoveTables(RuleSet rs) {
+        Geometry g = rs.geometry;
+        squares = g.squares;
+        int types = rs.pieceCount();
+        codes = (types + 1) * 2;
+        gen = new int[codes * squares][];
+        attackRange = new int[codes * 8];
+        maxAttackRange = new int[16];
+        forced = new boolean[codes * squares];
+        zone = new boolean[2 * squares];
+        boolean ep = false;
+        List<int[]> jumpVectors = new ArrayList<>();
+        boolean[][] initial = initialSquares(rs);
+        for (int color = 0; color < 2; color++) {
+            for (int sq = 0; sq < squares; sq++) {
+                zone[color * squares + sq] = rs.inZone(color, sq);
+            }
+        }
+        for (PieceType p : rs.pieces) {
+            for (Betza.Move m : p.moves()) {
+                if (m.lame() && m.initialOnly() && p.pawn()) {
+                    ep = true;
+                }
+            }
+            for (int color = 0; color < 2; color++) {
+                int code = code(color, p.index());
+                int sign = color == 0 ? 1 : -1;
+                for (Betza.Move m : p.moves()) {
+                    int dx = m.dx() * sign, dy = m.dy() * sign;
+                    if (!m.jump() && m.canCapture() && !m.initialOnly()) {
+                        int d = Geometry.directionOf(dx, dy);
+                        attackRange[code * 8 + d] = Math.max(attackRange[code * 8 + d], m.range());
+                        maxAttackRange[color * 8 + d] = Math.max(maxAttackRange[color * 8 + d], m.range());
+                    }
+                    if (m.jump() && m.canCapture() && !m.lame() && indexOf(jumpVectors, dx, dy) < 0) {
+                        jumpVectors.add(new int[]{dx, dy});
+                    }
+                }
+                for (int sq = 0; sq < squares; sq++) {
+                    forced[code * squares + sq] = p.forcedRanks() > 0
+                            && g.relativeRank(color, sq) >= g.ranks - p.forcedRanks();
+                    gen[code * squares + sq] = compile(g, p, sign, sq, initial[code][sq]);
+                }
+            }
+        }
+        enPassant = ep;
+        jumpCount = jumpVectors.size();
+        jumpSource = new int[squares * Math.max(1, jumpCount)];
+        jumpAttacks = new boolean[codes * Math.max(1, jumpCount)];
+        for (int sq = 0; sq < squares; sq++) {
+            for (int j = 0; j < jumpCount; j++) {
+                int f = g.file(sq) - jumpVectors.get(j)[0], r = g.rank(sq) - jumpVectors.get(j)[1];
+                jumpSource[sq * jumpCount + j] = g.onBoard(f, r) ? g.square(f, r) : -1;
+            }
+        }
+        for (PieceType p : rs.pieces) {
+            for (int color = 0; color < 2; color++) {
+                int sign = color == 0 ? 1 : -1;
+                for (Betza.Move m : p.moves()) {
+                    if (m.jump() && m.canCapture() && !m.lame()) {
+                        int j = indexOf(jumpVectors, m.dx() * sign, m.dy() * sign);
+                        jumpAttacks[code(color, p.index()) * jumpCount + j] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    private static int indexOf(List<int[]> vs, int dx, int dy) {
+        for (int i = 0; i < vs.size(); i++) {
+            if (vs.get(i)[0] == dx && vs.get(i)[1] == dy) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** initial[code][sq]: the piece of that code stands on sq in the start position (for Betza 'i'). */
+    private static boolean[][] initialSquares(RuleSet rs) {
+        int codes = (rs.pieceCount() + 1) * 2;
+        boolean[][] out = new boolean[codes][rs.geometry.squares];
+        String board = rs.startFen.split("\\s+")[0];
+        int bracket = board.indexOf('[');
+        if (bracket >= 0) {
+            board = board.substring(0, bracket);
+        }
+        String[] rows = board.split("/");
+        Geometry g = rs.geometry;
+        for (int i = 0; i < rows.length && i < g.ranks; i++) {
+            int rank = g.ranks - 1 - i, file = 0;
+            String row = rows[i];
+            for (int k = 0; k < row.length(); k++) {
+                char c = row.charAt(k);
+                if (Character.isDigit(c)) {
+                    int n = 0;
+                    while (k < row.length() && Character.isDigit(row.charAt(k))) {
+                        n = n * 10 + (row.charAt(k++) - '0');
+                    }
+                    k--;
+                    file += n;
+                    continue;
+                }
+                String letter = String.valueOf(c);
+                if (c == '+' && k + 1 < row.length()) {
+                    letter = "+" + row.charAt(++k);
+                }
+                int type = rs.typeOf(letter.toUpperCase());
+                if (type >= 0 && file < g.files) {
+                    int color = Character.isUpperCase(letter.charAt(letter.length() - 1)) ? 0 : 1;
+                    out[code(color, type)][g.square(file, rank)] = true;
+                }
+                file++;
+            }
+        }
+        return out;
+    }
+
+    private static int[] compile(Geometry g, PieceType p, int sign, int sq, boolean onInitial) {
+        int[] moveRange = new int[8], captureRange = new int[8];
+        List<int[]> jumps = new ArrayList<>();
+        for (Betza.Move m : p.moves()) {
+            if (m.initialOnly() && !onInitial) {
+                continue;
+            }
+            int dx = m.dx() * sign, dy = m.dy() * sign;
+            if (m.jump()) {
+                int f = g.file(sq) + dx, r = g.rank(sq) + dy;
+                if (!g.onBoard(f, r)) {
+                    continue;
+                }
+                int mid = -1;
+                if (m.lame()) {
+                    mid = g.square(g.file(sq) + dx / 2, g.rank(sq) + dy / 2);
+                }
+                int flags = (m.canMove() ? 1 : 0) | (m.canCapture() ? 2 : 0);
+                int dest = g.square(f, r);
+                boolean merged = false;
+                for (int[] j : jumps) {
+                    if (j[0] == dest && j[2] == mid) {
+                        j[1] |= flags;
+                        merged = true;
+                    }
+                }
+                if (!merged) {
+                    jumps.add(new int[]{dest, flags, mid});
+                }
+            } else {
+                int d = Geometry.directionOf(dx, dy);
+                if (m.canMove()) {
+                    moveRange[d] = Math.max(moveRange[d], m.range());
+                }
+                if (m.canCapture()) {
+                    captureRange[d] = Math.max(captureRange[d], m.range());
+                }
+            }
+        }
+        List<Integer> out = new ArrayList<>();
+        out.add(0);
+        int nRays = 0;
+        for (int d = 0; d < 8; d++) {
+            int reach = Math.max(moveRange[d], captureRange[d]);
+            if (reach == 0) {
+                continue;
+            }
+            int[] ray = g.ray(sq, d);
+            int len = (int) Math.min(ray.length, (long) reach);
+            if (len == 0) {
+                continue;
+            }
+            nRays++;
+            out.add(moveRange[d]);
+            out.add(captureRange[d]);
+            out.add(len);
+            for (int i = 0; i < len; i++) {
+                out.add(ray[i]);
+            }
+        }
+        out.set(0, nRays);
+        out.add(jumps.size());
+        for (int[] j : jumps) {
+            out.add(j[0]);
+            out.add(j[1]);
+            out.add(j[2]);
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+}

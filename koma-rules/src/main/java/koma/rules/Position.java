@@ -1,0 +1,1059 @@
+package koma.rules;
+
+import koma.rules.notation.Fen;
+
+/**
+ * A mutable game position of any rule set: board, hands, side to move, castling rights, en-passant square,
+ * move clocks and an incrementally updated Zobrist key. {@link #doMove}/{@link #undoMove} allocate nothing;
+ * {@link #legalMoves} writes into a caller's {@code int[]} buffer (see {@link Move} for the encoding).
+ *
+ * <p>Colour 0 is the first player (White in chess, Black/sente in shogi), who moves toward higher ranks.
+ */
+public final class Position {
+    /** Castling-right bits: first player king side, queen side; second player king side, queen side. */
+    public static final int WHITE_OO = 1, WHITE_OOO = 2, BLACK_OO = 4, BLACK_OOO = 8;
+    private static final int MAX_LEVELS = 4;
+    private static final int MAX_HAND = 64;
+
+    final RuleSet rs;
+    final MoveTables t;
+    final Geometry g;
+    private final int squares;
+    private final int types;
+
+    final int[] board;
+    private final int[] hand;
+    private final int[][] plist = new int[2][];
+    private final int[] pcount = new int[2];
+    private final int[] pindex;
+    private final int[] kingSq = {-1, -1};
+    private int side;
+    private int castling;
+    private int ep = -1;
+    private int halfmove;
+    private int gamePly;
+    private long key;
+
+    // undo stack, preallocated and grown only when a game gets very long
+    private int sp;
+    private int[] uMove = new int[256], uMoved = new int[256], uCaptured = new int[256], uCastling = new int[256],
+            uEp = new int[256], uHalfmove = new int[256];
+    private long[] uKey = new long[256];
+
+    // move-generation scratch, one set per nesting level (the pawn-drop-mate test generates inside generation)
+    private int level;
+    private final int[][] pinDir = new int[MAX_LEVELS][];
+    private final int[][] evasion = new int[MAX_LEVELS][];
+    private final int[][] scratch = new int[MAX_LEVELS][];
+    private int stamp;
+    private final int[] checkerBuf = new int[8];
+    private int lastCheckers;
+
+    // castling geometry (standard chess castling)
+    private final int[] castleMask;
+    private final int[] castleKingFrom = new int[4], castleKingTo = new int[4], castleRookFrom = new int[4],
+            castleRookTo = new int[4];
+
+    // rule-set derived lookups
+    private final int[][] promotions;
+    private final boolean promoteOnTouch;
+    private final int[] droppable;
+    private final int epPawnType;
+    private final int maxMoves;
+
+    private Position(RuleSet rs) {
+        this.rs = rs;
+        this.t = rs.tables;
+        this.g = rs.geometry;
+        this.squares = g.squares;
+        this.types = rs.pieceCount();
+        this.board = new int[squares];
+        this.hand = new int[2 * types];
+        this.pindex = new int[squares];
+        this.plist[0] = new int[squares];
+        this.plist[1] = new int[squares];
+        for (int l = 0; l < MAX_LEVELS; l++) {
+            pinDir[l] = new int[squares * 2];
+            evasion[l] = new int[squares];
+        }
+        this.castleMask = new int[squares];
+        java.util.Arrays.fill(castleMask, 15);
+        this.promotions = new int[types][];
+        int[] drop = new int[types];
+        int nd = 0;
+        int epType = -1;
+        for (PieceType p : rs.pieces) {
+            promotions[p.index()] = p.promotions();
+            if (rs.drops && !p.royal() && p.demotesTo() == p.index()) {
+                drop[nd++] = p.index();
+            }
+            if (t.enPassant && p.pawn()) {
+                epType = p.index();
+            }
+        }
+        // hands list the strongest first in shogi order: reverse of definition order
+        this.droppable = new int[nd];
+        for (int i = 0; i < nd; i++) {
+            droppable[i] = drop[nd - 1 - i];
+        }
+        this.epPawnType = epType;
+        this.promoteOnTouch = rs.promotion.trigger() == RuleSet.PromotionTrigger.TOUCH;
+        this.maxMoves = 1024 + nd * squares;
+    }
+
+    // ------------------------------------------------------------------ construction
+
+    /** The rule set's start position. */
+    public static Position start(RuleSet rs) {
+        return fromFen(rs, rs.startFen);
+    }
+
+    /** Parses FEN or SFEN (whichever the string is); see {@link Fen}. */
+    public static Position fromFen(RuleSet rs, String fen) {
+        return Fen.parse(rs, fen);
+    }
+
+    /** An empty board of the rule set, for building positions square by square. Call {@link #validate} after. */
+    public static Position empty(RuleSet rs) {
+        return new Position(rs);
+    }
+
+    /** A deep copy with an empty undo history. */
+    public Position copy() {
+        Position p = new Position(rs);
+        System.arraycopy(board, 0, p.board, 0, squares);
+        System.arraycopy(hand, 0, p.hand, 0, hand.length);
+        for (int c = 0; c < 2; c++) {
+            System.arraycopy(plist[c], 0, p.plist[c], 0, pcount[c]);
+            p.pcount[c] = pcount[c];
+            p.kingSq[c] = kingSq[c];
+        }
+        System.arraycopy(pindex, 0, p.pindex, 0, squares);
+        System.arraycopy(castleMask, 0, p.castleMask, 0, squares);
+        System.arraycopy(castleKingFrom, 0, p.castleKingFrom, 0, 4);
+        System.arraycopy(castleKingTo, 0, p.castleKingTo, 0, 4);
+        System.arraycopy(castleRookFrom, 0, p.castleRookFrom, 0, 4);
+        System.arraycopy(castleRookTo, 0, p.castleRookTo, 0, 4);
+        p.side = side;
+        p.castling = castling;
+        p.ep = ep;
+        p.halfmove = halfmove;
+        p.gamePly = gamePly;
+        p.key = key;
+        return p;
+    }
+
+    /** Puts a piece on an empty square (setup only). */
+    public void setPiece(int sq, int color, int type) {
+        if (board[sq] != 0) {
+            throw new IllegalStateException("square " + sq + " is occupied");
+        }
+        addPiece(sq, MoveTables.code(color, type));
+    }
+
+    public void setHandCount(int color, int type, int count) {
+        hand[color * types + type] = count;
+    }
+
+    public void setSideToMove(int color) {
+        side = color;
+    }
+
+    public void setCastlingRights(int rights) {
+        castling = rights;
+    }
+
+    public void setEnPassantSquare(int sq) {
+        ep = sq;
+    }
+
+    public void setHalfmoveClock(int n) {
+        halfmove = n;
+    }
+
+    /** Plies played since the game's first position (fullmove number 1, first player to move = 0). */
+    public void setGamePly(int ply) {
+        gamePly = ply;
+    }
+
+    /**
+     * Checks a position built by setup calls and computes its key; throws IllegalArgumentException naming the
+     * problem: royal pieces, hand counts, pieces on squares where they could never move, doubled pawns where
+     * drops forbid them, castling rights without king and rook at home, en passant, and the side not to move
+     * being in check.
+     */
+    public Position validate() {
+        if (rs.royalType >= 0) {
+            for (int c = 0; c < 2; c++) {
+                int n = 0;
+                for (int i = 0; i < pcount[c]; i++) {
+                    if (MoveTables.type(board[plist[c][i]]) == rs.royalType) {
+                        n++;
+                    }
+                }
+                if (n != 1) {
+                    throw new IllegalArgumentException((c == 0 ? "first" : "second") + " player has " + n + " "
+                            + rs.piece(rs.royalType).name() + "s; exactly one is required");
+                }
+            }
+        }
+        for (int c = 0; c < 2; c++) {
+            for (int ty = 0; ty < types; ty++) {
+                int n = hand[c * types + ty];
+                if (n == 0) {
+                    continue;
+                }
+                if (!rs.drops) {
+                    throw new IllegalArgumentException("pieces in hand, but " + rs.id + " has no drops");
+                }
+                PieceType p = rs.piece(ty);
+                if (p.royal() || p.demotesTo() != ty) {
+                    throw new IllegalArgumentException("a " + p.name() + " cannot be in hand");
+                }
+                if (n < 0 || n >= MAX_HAND) {
+                    throw new IllegalArgumentException("impossible hand count " + n + " for " + p.name());
+                }
+            }
+        }
+        for (int sq = 0; sq < squares; sq++) {
+            int code = board[sq];
+            if (code != 0 && t.forced[code * squares + sq]) {
+                throw new IllegalArgumentException("unpromoted " + rs.piece(MoveTables.type(code)).name() + " on "
+                        + Fen.squareName(g, sq) + ", a square it could never leave");
+            }
+        }
+        for (int c = 0; c < 2; c++) {
+            for (PieceType p : rs.pieces) {
+                if (!p.dropOneFile()) {
+                    continue;
+                }
+                int seen = 0;
+                for (int i = 0; i < pcount[c]; i++) {
+                    int sq = plist[c][i];
+                    if (MoveTables.type(board[sq]) == p.index()) {
+                        int bit = 1 << g.file(sq);
+                        if ((seen & bit) != 0) {
+                            throw new IllegalArgumentException("two unpromoted " + p.name() + "s of one player on file "
+                                    + Fen.fileName(g, g.file(sq)));
+                        }
+                        seen |= bit;
+                    }
+                }
+            }
+        }
+        setupCastling();
+        if (ep >= 0) {
+            int behind = g.square(g.file(ep), g.rank(ep) + (side == 0 ? -1 : 1));
+            if (epPawnType < 0 || g.relativeRank(side, ep) != g.ranks - 3
+                    || board[behind] != MoveTables.code(side ^ 1, epPawnType) || board[ep] != 0) {
+                throw new IllegalArgumentException("en-passant square " + Fen.squareName(g, ep)
+                        + " does not follow a double pawn step");
+            }
+            if (!epCapturePossible(behind, side)) {
+                ep = -1; // no pawn can take: the square is not part of the position (as in repetition rules)
+            }
+        }
+        if (kingSq[side ^ 1] >= 0 && attacked(kingSq[side ^ 1], side)) {
+            throw new IllegalArgumentException("the side not to move is in check");
+        }
+        key = computeKey();
+        return this;
+    }
+
+    private void setupCastling() {
+        java.util.Arrays.fill(castleMask, 15);
+        if (!rs.castling) {
+            if (castling != 0) {
+                throw new IllegalArgumentException("castling rights, but " + rs.id + " has no castling");
+            }
+            return;
+        }
+        int rook = rs.typeOf("R");
+        for (int c = 0; c < 2; c++) {
+            int backRank = c == 0 ? 0 : g.ranks - 1;
+            int ksq = g.square(4, backRank);
+            for (int wing = 0; wing < 2; wing++) {
+                int right = 1 << (c * 2 + wing);
+                int rookSq = g.square(wing == 0 ? g.files - 1 : 0, backRank);
+                int i = c * 2 + wing;
+                castleKingFrom[i] = ksq;
+                castleKingTo[i] = g.square(wing == 0 ? 6 : 2, backRank);
+                castleRookFrom[i] = rookSq;
+                castleRookTo[i] = g.square(wing == 0 ? 5 : 3, backRank);
+                castleMask[rookSq] &= ~right;
+                castleMask[ksq] &= ~right;
+                if ((castling & right) != 0 && (kingSq[c] != ksq
+                        || board[rookSq] != MoveTables.code(c, rook))) {
+                    throw new IllegalArgumentException("castling right '" + "KQkq".charAt(i)
+                            + "' needs the king on " + Fen.squareName(g, ksq) + " and a rook on "
+                            + Fen.squareName(g, rookSq));
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public RuleSet ruleSet() {
+        return rs;
+    }
+
+    public Geometry geometry() {
+        return g;
+    }
+
+    public int sideToMove() {
+        return side;
+    }
+
+    public long key() {
+        return key;
+    }
+
+    public int castlingRights() {
+        return castling;
+    }
+
+    public int enPassantSquare() {
+        return ep;
+    }
+
+    public int halfmoveClock() {
+        return halfmove;
+    }
+
+    public int gamePly() {
+        return gamePly;
+    }
+
+    /** Plies played with {@link #doMove} on this object and not yet undone. */
+    public int historyLength() {
+        return sp;
+    }
+
+    /** The move played {@code back} plies ago on this object (1 = the last), or {@link Move#NONE}. */
+    public int moveBack(int back) {
+        return back >= 1 && back <= sp ? uMove[sp - back] : Move.NONE;
+    }
+
+    public boolean isEmpty(int sq) {
+        return board[sq] == 0;
+    }
+
+    /** Colour of the piece on sq; only meaningful when the square is not empty. */
+    public int colorAt(int sq) {
+        return MoveTables.color(board[sq]);
+    }
+
+    /** Type of the piece on sq, or -1 when empty. */
+    public int typeAt(int sq) {
+        return board[sq] == 0 ? -1 : MoveTables.type(board[sq]);
+    }
+
+    public int handCount(int color, int type) {
+        return hand[color * types + type];
+    }
+
+    /** Types that can be held in hand, in the conventional writing order (strongest first). */
+    public int[] handTypes() {
+        return droppable.clone();
+    }
+
+    public int kingSquare(int color) {
+        return kingSq[color];
+    }
+
+    /** Number of pieces of the colour on the board. */
+    public int pieceCount(int color) {
+        return pcount[color];
+    }
+
+    /** Square of the colour's i-th piece in the piece list (order is arbitrary). */
+    public int pieceSquare(int color, int i) {
+        return plist[color][i];
+    }
+
+    /** A move buffer large enough for any position of this rule set. */
+    public int[] newMoveBuffer() {
+        return new int[maxMoves];
+    }
+
+    public boolean inCheck() {
+        return kingSq[side] >= 0 && attacked(kingSq[side], side ^ 1);
+    }
+
+    // ------------------------------------------------------------------ board edits
+
+    private void addPiece(int sq, int code) {
+        int c = MoveTables.color(code);
+        board[sq] = code;
+        pindex[sq] = pcount[c];
+        plist[c][pcount[c]++] = sq;
+        if (MoveTables.type(code) == rs.royalType) {
+            kingSq[c] = sq;
+        }
+    }
+
+    private void removePiece(int sq) {
+        int c = MoveTables.color(board[sq]);
+        int last = plist[c][--pcount[c]];
+        int idx = pindex[sq];
+        plist[c][idx] = last;
+        pindex[last] = idx;
+        board[sq] = 0;
+    }
+
+    private void movePiece(int from, int to) {
+        int code = board[from];
+        board[to] = code;
+        board[from] = 0;
+        int idx = pindex[from];
+        plist[MoveTables.color(code)][idx] = to;
+        pindex[to] = idx;
+        if (MoveTables.type(code) == rs.royalType) {
+            kingSq[MoveTables.color(code)] = to;
+        }
+    }
+
+    // ------------------------------------------------------------------ make / unmake
+
+    /** Plays a legal move (as produced by {@link #legalMoves}); no validation is done here. */
+    public void doMove(int move) {
+        if (sp == uMove.length) {
+            growUndo();
+        }
+        int us = side, them = us ^ 1;
+        uMove[sp] = move;
+        uCastling[sp] = castling;
+        uEp[sp] = ep;
+        uHalfmove[sp] = halfmove;
+        uKey[sp] = key;
+        uCaptured[sp] = 0;
+        long k = key;
+        if (ep >= 0) {
+            k ^= Zobrist.ep(g.file(ep));
+            ep = -1;
+        }
+        int kind = Move.kind(move);
+        int to = Move.to(move);
+        halfmove++;
+        if (kind == Move.DROP) {
+            int type = Move.type(move);
+            int code = MoveTables.code(us, type);
+            int hi = us * types + type;
+            k ^= Zobrist.hand(hi, hand[hi]);
+            hand[hi]--;
+            k ^= Zobrist.hand(hi, hand[hi]);
+            addPiece(to, code);
+            k ^= Zobrist.piece(code, to);
+        } else {
+            int from = Move.from(move);
+            int code = board[from];
+            uMoved[sp] = code;
+            int captured = board[to];
+            if (kind == Move.EN_PASSANT) {
+                int capSq = g.square(g.file(to), g.rank(from));
+                captured = board[capSq];
+                k ^= Zobrist.piece(captured, capSq);
+                removePiece(capSq);
+                uCaptured[sp] = captured;
+                halfmove = 0;
+            } else if (captured != 0) {
+                k ^= Zobrist.piece(captured, to);
+                removePiece(to);
+                uCaptured[sp] = captured;
+                halfmove = 0;
+                if (rs.drops) {
+                    int ht = rs.piece(MoveTables.type(captured)).demotesTo();
+                    int hi = us * types + ht;
+                    k ^= Zobrist.hand(hi, hand[hi]);
+                    hand[hi]++;
+                    k ^= Zobrist.hand(hi, hand[hi]);
+                }
+            }
+            k ^= Zobrist.piece(code, from);
+            movePiece(from, to);
+            int type = MoveTables.type(code);
+            if (kind == Move.PROMOTION) {
+                code = MoveTables.code(us, Move.type(move));
+                board[to] = code;
+            }
+            k ^= Zobrist.piece(code, to);
+            if (kind == Move.CASTLING) {
+                int i = us * 2 + (to > from ? 0 : 1);
+                int rf = castleRookFrom[i], rt = castleRookTo[i];
+                int rook = board[rf];
+                k ^= Zobrist.piece(rook, rf) ^ Zobrist.piece(rook, rt);
+                movePiece(rf, rt);
+            }
+            if (rs.piece(type).pawn()) {
+                halfmove = 0;
+                if (type == epPawnType && Math.abs(g.rank(to) - g.rank(from)) == 2) {
+                    int mid = (from + to) >>> 1;
+                    if (epCapturePossible(to, them)) {
+                        ep = mid;
+                        k ^= Zobrist.ep(g.file(mid));
+                    }
+                }
+            }
+            if (castling != 0) {
+                int nc = castling & castleMask[from] & castleMask[to];
+                if (nc != castling) {
+                    k ^= Zobrist.castling(castling) ^ Zobrist.castling(nc);
+                    castling = nc;
+                }
+            }
+        }
+        side = them;
+        k ^= Zobrist.SIDE;
+        key = k;
+        gamePly++;
+        sp++;
+    }
+
+    /** Takes back the last move played with {@link #doMove}. */
+    public void undoMove() {
+        sp--;
+        int move = uMove[sp];
+        int them = side, us = them ^ 1;
+        side = us;
+        gamePly--;
+        int kind = Move.kind(move);
+        int to = Move.to(move);
+        if (kind == Move.DROP) {
+            removePiece(to);
+            hand[us * types + Move.type(move)]++;
+        } else {
+            int from = Move.from(move);
+            board[to] = uMoved[sp];
+            movePiece(to, from);
+            if (kind == Move.CASTLING) {
+                int i = us * 2 + (to > from ? 0 : 1);
+                movePiece(castleRookTo[i], castleRookFrom[i]);
+            }
+            int captured = uCaptured[sp];
+            if (captured != 0) {
+                if (kind == Move.EN_PASSANT) {
+                    addPiece(g.square(g.file(to), g.rank(from)), captured);
+                } else {
+                    addPiece(to, captured);
+                    if (rs.drops) {
+                        hand[us * types + rs.piece(MoveTables.type(captured)).demotesTo()]--;
+                    }
+                }
+            }
+        }
+        castling = uCastling[sp];
+        ep = uEp[sp];
+        halfmove = uHalfmove[sp];
+        key = uKey[sp];
+    }
+
+    /** Passes the turn (null move) for search; undo with {@link #undoNullMove}. Not legal in any rule set. */
+    public void doNullMove() {
+        if (sp == uMove.length) {
+            growUndo();
+        }
+        uMove[sp] = Move.NONE;
+        uCastling[sp] = castling;
+        uEp[sp] = ep;
+        uHalfmove[sp] = halfmove;
+        uKey[sp] = key;
+        uCaptured[sp] = 0;
+        if (ep >= 0) {
+            key ^= Zobrist.ep(g.file(ep));
+            ep = -1;
+        }
+        key ^= Zobrist.SIDE;
+        side ^= 1;
+        halfmove++;
+        gamePly++;
+        sp++;
+    }
+
+    public void undoNullMove() {
+        sp--;
+        side ^= 1;
+        gamePly--;
+        ep = uEp[sp];
+        halfmove = uHalfmove[sp];
+        key = uKey[sp];
+    }
+
+    private void growUndo() {
+        int n = uMove.length * 2;
+        uMove = java.util.Arrays.copyOf(uMove, n);
+        uMoved = java.util.Arrays.copyOf(uMoved, n);
+        uCaptured = java.util.Arrays.copyOf(uCaptured, n);
+        uCastling = java.util.Arrays.copyOf(uCastling, n);
+        uEp = java.util.Arrays.copyOf(uEp, n);
+        uHalfmove = java.util.Arrays.copyOf(uHalfmove, n);
+        uKey = java.util.Arrays.copyOf(uKey, n);
+    }
+
+    /** Whether a pawn of {@code by} stands beside the pawn that just double-stepped to {@code to}. */
+    private boolean epCapturePossible(int to, int by) {
+        int pawn = MoveTables.code(by, epPawnType);
+        int f = g.file(to);
+        return (f > 0 && board[to - 1] == pawn) || (f < g.files - 1 && board[to + 1] == pawn);
+    }
+
+    // ------------------------------------------------------------------ attacks
+
+    /** True when {@code sq} is attacked by a piece of colour {@code by}. */
+    public boolean attacked(int sq, int by) {
+        final int[] board = this.board;
+        final int[] range = t.attackRange;
+        for (int d = 0; d < 8; d++) {
+            int od = Geometry.OPPOSITE[d];
+            int max = t.maxAttackRange[by * 8 + od];
+            if (max == 0) {
+                continue;
+            }
+            int[] ray = g.ray(sq, d);
+            int lim = Math.min(ray.length, max);
+            for (int k = 0; k < lim; k++) {
+                int c = board[ray[k]];
+                if (c != 0) {
+                    if ((c & 1) == by && range[c * 8 + od] > k) {
+                        return true;
+                    }
+                    break;
+                }
+            }
+        }
+        int jc = t.jumpCount;
+        for (int j = 0; j < jc; j++) {
+            int s = t.jumpSource[sq * jc + j];
+            if (s >= 0) {
+                int c = board[s];
+                if (c != 0 && (c & 1) == by && t.jumpAttacks[c * jc + j]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether the piece {@code code} standing on {@code from} attacks {@code target} on the current board. */
+    private boolean attacksFrom(int code, int from, int target) {
+        int[] tb = t.gen[code * squares + from];
+        int idx = 1;
+        for (int r = tb[0]; r > 0; r--) {
+            int cr = tb[idx + 1], len = tb[idx + 2];
+            idx += 3;
+            for (int k = 0; k < len; k++) {
+                int s = tb[idx + k];
+                if (s == target) {
+                    if (k < cr) {
+                        return true;
+                    }
+                    break;
+                }
+                if (board[s] != 0) {
+                    break;
+                }
+            }
+            idx += len;
+        }
+        for (int j = tb[idx++]; j > 0; j--, idx += 3) {
+            if (tb[idx] == target && (tb[idx + 1] & 2) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ legal move generation
+
+    /**
+     * Writes every legal move into {@code moves} (at least {@link #newMoveBuffer()} long) and returns how many.
+     * The side to move in a royal game never leaves its royal piece attacked; drops respect dead squares, nifu
+     * and the drop-mate ban.
+     */
+    public int legalMoves(int[] moves) {
+        final int us = side, them = us ^ 1;
+        final int[] board = this.board;
+        final int lv = level;
+        final int[] pins = pinDir[lv];
+        final int[] ev = evasion[lv];
+        final int st = ++stamp;
+        final int ksq = kingSq[us];
+        int nCheckers = 0;
+        if (ksq >= 0) {
+            nCheckers = scanKing(ksq, us, them, pins, ev, st);
+        }
+        int n = 0;
+        final int[] list = plist[us];
+        final int count = pcount[us];
+        for (int i = 0; i < count; i++) {
+            int from = list[i];
+            int code = board[from];
+            if (from == ksq) {
+                n = kingMoves(moves, n, from, code, them);
+                continue;
+            }
+            if (nCheckers >= 2) {
+                continue;
+            }
+            int pin = pins[from * 2] == st ? pins[from * 2 + 1] : -1;
+            boolean restricted = pin >= 0 || nCheckers == 1;
+            int[] tb = t.gen[code * squares + from];
+            int idx = 1;
+            for (int r = tb[0]; r > 0; r--) {
+                int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
+                idx += 3;
+                for (int k = 0; k < len; k++) {
+                    int to = tb[idx + k];
+                    int c = board[to];
+                    if (c == 0) {
+                        if (k < mr && (!restricted || allowed(to, pin, ksq, nCheckers, ev, st))) {
+                            n = add(moves, n, from, to, code, us);
+                        }
+                    } else {
+                        if ((c & 1) != us && k < cr && (!restricted || allowed(to, pin, ksq, nCheckers, ev, st))) {
+                            n = add(moves, n, from, to, code, us);
+                        }
+                        break;
+                    }
+                }
+                idx += len;
+            }
+            for (int j = tb[idx++]; j > 0; j--, idx += 3) {
+                int to = tb[idx], flags = tb[idx + 1];
+                int c = board[to];
+                if (c == 0) {
+                    if ((flags & 1) == 0 || (tb[idx + 2] >= 0 && board[tb[idx + 2]] != 0)) {
+                        continue;
+                    }
+                } else if ((c & 1) == us || (flags & 2) == 0) {
+                    continue;
+                }
+                if (!restricted || allowed(to, pin, ksq, nCheckers, ev, st)) {
+                    n = add(moves, n, from, to, code, us);
+                }
+            }
+        }
+        if (ep >= 0 && nCheckers < 2) {
+            n = enPassantMoves(moves, n, us);
+        }
+        if (rs.castling && nCheckers == 0 && castling != 0) {
+            n = castlingMoves(moves, n, us, them);
+        }
+        if (rs.drops && nCheckers < 2) {
+            n = drops(moves, n, us, them, nCheckers, ev, st);
+        }
+        return n;
+    }
+
+    private boolean allowed(int to, int pin, int ksq, int nCheckers, int[] ev, int st) {
+        if (pin >= 0 && g.direction(ksq, to) != pin) {
+            return false;
+        }
+        return nCheckers == 0 || ev[to] == st;
+    }
+
+    /**
+     * Finds the checkers of the king on {@code ksq} and the pieces pinned to it. Returns the number of checkers;
+     * with one checker, marks in {@code ev} the squares that answer it (its square, and the squares between
+     * when it attacks by a slide). Pinned pieces get their pin direction in {@code pins}.
+     */
+    private int scanKing(int ksq, int us, int them, int[] pins, int[] ev, int st) {
+        final int[] board = this.board;
+        final int[] range = t.attackRange;
+        int n = 0;
+        int blockDir = -1, blockLen = 0;
+        for (int d = 0; d < 8; d++) {
+            int od = Geometry.OPPOSITE[d];
+            int max = t.maxAttackRange[them * 8 + od];
+            if (max == 0) {
+                continue;
+            }
+            int[] ray = g.ray(ksq, d);
+            int lim = Math.min(ray.length, max);
+            int own = -1;
+            for (int k = 0; k < lim; k++) {
+                int c = board[ray[k]];
+                if (c == 0) {
+                    continue;
+                }
+                if ((c & 1) == us) {
+                    if (own >= 0) {
+                        break;
+                    }
+                    own = ray[k];
+                    continue;
+                }
+                if (range[c * 8 + od] > k) {
+                    if (own >= 0) {
+                        pins[own * 2] = st;
+                        pins[own * 2 + 1] = d;
+                    } else {
+                        checkerBuf[n++] = ray[k];
+                        blockDir = d;
+                        blockLen = k;
+                    }
+                }
+                break;
+            }
+        }
+        int jc = t.jumpCount;
+        boolean jumpChecker = false;
+        for (int j = 0; j < jc; j++) {
+            int s = t.jumpSource[ksq * jc + j];
+            if (s >= 0) {
+                int c = board[s];
+                if (c != 0 && (c & 1) == them && t.jumpAttacks[c * jc + j]) {
+                    boolean dup = false;
+                    for (int i = 0; i < n; i++) {
+                        dup |= checkerBuf[i] == s;
+                    }
+                    jumpChecker = true;
+                    if (!dup) {
+                        checkerBuf[n++] = s;
+                    } else {
+                        blockDir = -1;
+                    }
+                }
+            }
+        }
+        lastCheckers = n;
+        if (n == 1) {
+            ev[checkerBuf[0]] = st;
+            if (!jumpChecker && blockDir >= 0) {
+                int[] ray = g.ray(ksq, blockDir);
+                for (int k = 0; k < blockLen; k++) {
+                    ev[ray[k]] = st;
+                }
+            }
+        }
+        return n;
+    }
+
+    private int kingMoves(int[] moves, int n, int from, int code, int them) {
+        final int[] board = this.board;
+        board[from] = 0;
+        int[] tb = t.gen[code * squares + from];
+        int idx = 1;
+        for (int r = tb[0]; r > 0; r--) {
+            int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
+            idx += 3;
+            for (int k = 0; k < len; k++) {
+                int to = tb[idx + k];
+                int c = board[to];
+                if (c == 0) {
+                    if (k < mr && !attacked(to, them)) {
+                        n = add(moves, n, from, to, code, them ^ 1);
+                    }
+                } else {
+                    if ((c & 1) == them && k < cr && !attacked(to, them)) {
+                        n = add(moves, n, from, to, code, them ^ 1);
+                    }
+                    break;
+                }
+            }
+            idx += len;
+        }
+        for (int j = tb[idx++]; j > 0; j--, idx += 3) {
+            int to = tb[idx], flags = tb[idx + 1];
+            int c = board[to];
+            boolean ok = c == 0 ? (flags & 1) != 0 && (tb[idx + 2] < 0 || board[tb[idx + 2]] == 0)
+                    : (c & 1) == them && (flags & 2) != 0;
+            if (ok && !attacked(to, them)) {
+                n = add(moves, n, from, to, code, them ^ 1);
+            }
+        }
+        board[from] = code;
+        return n;
+    }
+
+    /** Emits a board move, with its promotion choices and without the non-promotion where promotion is forced. */
+    private int add(int[] moves, int n, int from, int to, int code, int us) {
+        int type = (code >> 1) - 1;
+        int[] promo = promotions[type];
+        if (promo.length != 0) {
+            boolean[] zone = t.zone;
+            if (zone[us * squares + to] || (promoteOnTouch && zone[us * squares + from])) {
+                for (int p : promo) {
+                    moves[n++] = Move.promotion(from, to, p);
+                }
+                if (t.forced[code * squares + to]) {
+                    return n;
+                }
+            }
+        }
+        moves[n++] = Move.normal(from, to);
+        return n;
+    }
+
+    private int enPassantMoves(int[] moves, int n, int us) {
+        int pawn = MoveTables.code(us, epPawnType);
+        int fromRank = g.rank(ep) + (us == 0 ? -1 : 1);
+        int f = g.file(ep);
+        for (int df = -1; df <= 1; df += 2) {
+            int ff = f + df;
+            if (ff < 0 || ff >= g.files) {
+                continue;
+            }
+            int from = g.square(ff, fromRank);
+            if (board[from] != pawn) {
+                continue;
+            }
+            int move = Move.enPassant(from, ep);
+            doMove(move);
+            boolean legal = kingSq[us] < 0 || !attacked(kingSq[us], us ^ 1);
+            undoMove();
+            if (legal) {
+                moves[n++] = move;
+            }
+        }
+        return n;
+    }
+
+    private int castlingMoves(int[] moves, int n, int us, int them) {
+        for (int wing = 0; wing < 2; wing++) {
+            int i = us * 2 + wing;
+            if ((castling & (1 << i)) == 0) {
+                continue;
+            }
+            int kf = castleKingFrom[i], kt = castleKingTo[i], rf = castleRookFrom[i];
+            int lo = Math.min(kf, rf), hi = Math.max(kf, rf);
+            boolean clear = true;
+            for (int s = lo + 1; s < hi && clear; s++) {
+                clear = board[s] == 0;
+            }
+            if (!clear) {
+                continue;
+            }
+            int step = kt > kf ? 1 : -1;
+            boolean safe = true;
+            for (int s = kf + step; safe; s += step) {
+                safe = !attacked(s, them);
+                if (s == kt) {
+                    break;
+                }
+            }
+            if (safe) {
+                moves[n++] = Move.castling(kf, kt);
+            }
+        }
+        return n;
+    }
+
+    private int drops(int[] moves, int n, int us, int them, int nCheckers, int[] ev, int st) {
+        final int[] board = this.board;
+        final int theirKing = kingSq[them];
+        for (int type : droppable) {
+            if (hand[us * types + type] == 0) {
+                continue;
+            }
+            PieceType p = rs.piece(type);
+            int code = MoveTables.code(us, type);
+            int fileMask = 0;
+            if (p.dropOneFile()) {
+                for (int i = 0; i < pcount[us]; i++) {
+                    int s = plist[us][i];
+                    if (board[s] == code) {
+                        fileMask |= 1 << g.file(s);
+                    }
+                }
+            }
+            boolean noMate = p.dropNoMate() && theirKing >= 0;
+            int base = code * squares;
+            for (int sq = 0; sq < squares; sq++) {
+                if (board[sq] != 0 || t.forced[base + sq]) {
+                    continue;
+                }
+                if (nCheckers == 1 && ev[sq] != st) {
+                    continue;
+                }
+                if (fileMask != 0 && (fileMask & (1 << g.file(sq))) != 0) {
+                    continue;
+                }
+                int move = Move.drop(type, sq);
+                if (noMate && attacksFrom(code, sq, theirKing) && dropMates(move)) {
+                    continue;
+                }
+                moves[n++] = move;
+            }
+        }
+        return n;
+    }
+
+    /** Whether the (checking) drop leaves the opponent without a legal reply. */
+    private boolean dropMates(int move) {
+        if (level + 1 >= MAX_LEVELS) {
+            throw new IllegalStateException("drop-mate test nested too deep");
+        }
+        doMove(move);
+        level++;
+        if (scratch[level] == null) {
+            scratch[level] = new int[maxMoves];
+        }
+        int replies = legalMoves(scratch[level]);
+        level--;
+        undoMove();
+        return replies == 0;
+    }
+
+    /** Number of pieces giving check in the last {@link #legalMoves} call (0, 1 or 2+); for evaluation hooks. */
+    public int lastCheckerCount() {
+        return lastCheckers;
+    }
+
+    /** True when the side to move has at least one legal move. */
+    public boolean hasLegalMove() {
+        if (scratch[0] == null) {
+            scratch[0] = new int[maxMoves];
+        }
+        if (level != 0) {
+            throw new IllegalStateException("hasLegalMove inside move generation");
+        }
+        return legalMoves(scratch[0]) > 0;
+    }
+
+    /** The legal moves as a fresh array (API convenience; the hot path uses {@link #legalMoves(int[])}). */
+    public int[] legalMoves() {
+        int[] buf = newMoveBuffer();
+        int n = legalMoves(buf);
+        return java.util.Arrays.copyOf(buf, n);
+    }
+
+    /** True when the move is among the legal moves. */
+    public boolean isLegal(int move) {
+        for (int m : legalMoves()) {
+            if (m == move) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ keys
+
+    /** The Zobrist key computed from scratch; always equal to {@link #key()} (an invariant the tests check). */
+    public long computeKey() {
+        long k = 0;
+        for (int sq = 0; sq < squares; sq++) {
+            if (board[sq] != 0) {
+                k ^= Zobrist.piece(board[sq], sq);
+            }
+        }
+        for (int i = 0; i < hand.length; i++) {
+            k ^= Zobrist.hand(i, hand[i]);
+        }
+        k ^= Zobrist.castling(castling);
+        if (ep >= 0) {
+            k ^= Zobrist.ep(g.file(ep));
+        }
+        if (side == 1) {
+            k ^= Zobrist.SIDE;
+        }
+        return k;
+    }
+
+    @Override
+    public String toString() {
+        return Fen.format(this);
+    }
+}

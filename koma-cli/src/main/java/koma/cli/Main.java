@@ -11,7 +11,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "Koma 0.1.0",
     description = "Koma: play and study chess, shogi, Wa shogi and Shodo",
-    subcommands = {})
+    subcommands = {PerftCommand.class, ProtocolCommands.Uci.class, ProtocolCommands.Usi.class,
+        BenchCommand.class})
 public final class Main implements Runnable {
 
   @Spec CommandSpec spec;
@@ -23,7 +24,13 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    int exit = new CommandLine(new Main()).execute(args);
+    CommandLine cli = new CommandLine(new Main());
+    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      // bad input (a malformed FEN, an illegal move) gets its message, not a stack trace
+      cmd.getErr().println("koma " + cmd.getCommandName() + ": " + e.getMessage());
+      return e instanceof IllegalArgumentException ? 2 : 1;
+    });
+    int exit = cli.execute(args);
     System.exit(exit);
   }
 }

@@ -635,6 +635,18 @@ public final class Position {
         return false;
     }
 
+    /** The squares of the pieces of colour {@code by} that attack {@code sq} (API use; not for hot loops). */
+    public java.util.List<Integer> attackers(int sq, int by) {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        for (int i = 0; i < pcount[by]; i++) {
+            int from = plist[by][i];
+            if (attacksFrom(board[from], from, sq)) {
+                out.add(from);
+            }
+        }
+        return out;
+    }
+
     /** Whether the piece {@code code} standing on {@code from} attacks {@code target} on the current board. */
     private boolean attacksFrom(int code, int from, int target) {
         int[] tb = t.gen[code * squares + from];

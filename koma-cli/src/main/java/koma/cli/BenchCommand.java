@@ -1,0 +1,65 @@
+package koma.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import koma.rules.Perft;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code koma bench perft}: single-threaded perft speed from every start position. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmarks. 'bench perft' times single-threaded perft from the start positions",
+                "(best of --runs runs, after one warm-up) and prints nodes, time and nodes per second."})
+public final class BenchCommand implements Callable<Integer> {
+    /** Default depth per rule set: a few seconds each on a desktop core. */
+    static final List<Object[]> DEFAULT = List.of(
+            new Object[]{"chess", 6}, new Object[]{"shogi", 5}, new Object[]{"washogi", 4},
+            new Object[]{"washogi-drops", 4}, new Object[]{"shodo", 5}, new Object[]{"shodo-deathmatch", 5});
+
+    @Parameters(index = "0", arity = "0..1", description = "What to benchmark: perft.", defaultValue = "perft")
+    String what;
+
+    @Option(names = {"-v", "--variant"}, description = "Only this rule set.", completionCandidates = Variants.class)
+    String variant;
+
+    @Option(names = {"-d", "--depth"}, description = "Depth instead of the default of each rule set.")
+    Integer depth;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Timed runs per rule set; the best is reported.")
+    int runs;
+
+    @Override
+    public Integer call() {
+        if (!what.equals("perft")) {
+            throw new IllegalArgumentException("unknown benchmark '" + what + "'; available: perft");
+        }
+        long totalNodes = 0, totalNs = 0;
+        for (Object[] d : DEFAULT) {
+            String id = (String) d[0];
+            if (variant != null && !variant.equals(id)) {
+                continue;
+            }
+            int depthHere = depth != null ? depth : (Integer) d[1];
+            Position p = Position.start(RuleSet.of(id));
+            Perft perft = new Perft(p, depthHere);
+            perft.perft(Math.max(1, depthHere - 1));
+            long best = Long.MAX_VALUE, nodes = 0;
+            for (int r = 0; r < Math.max(1, runs); r++) {
+                long t0 = System.nanoTime();
+                nodes = perft.perft(depthHere);
+                best = Math.min(best, System.nanoTime() - t0);
+            }
+            totalNodes += nodes;
+            totalNs += best;
+            System.out.printf("%-17s depth %d  nodes %,14d  time %7.3f s  nps %,13d%n", id, depthHere, nodes,
+                    best / 1e9, (long) (nodes / (best / 1e9)));
+        }
+        System.out.printf("%-17s          nodes %,14d  time %7.3f s  nps %,13d%n", "total", totalNodes, totalNs / 1e9,
+                (long) (totalNodes / Math.max(1e-9, totalNs / 1e9)));
+        return 0;
+    }
+}

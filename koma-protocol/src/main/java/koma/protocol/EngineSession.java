@@ -1,0 +1,233 @@
+package koma.protocol;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Locale;
+
+import koma.rules.Perft;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
+import koma.rules.notation.MoveNotation;
+import koma.rules.notation.NotationException;
+
+/**
+ * One engine session spoken over UCI or USI (the {@link Dialect}): the current rule set and position, and the
+ * commands {@code uci}/{@code usi}, {@code isready}, {@code setoption}, {@code ucinewgame}/{@code usinewgame},
+ * {@code position}, {@code go perft N}, {@code d} and {@code quit}. A malformed line gets an
+ * {@code info string error: ...} naming what is wrong and leaves the session as it was.
+ */
+public final class EngineSession {
+    /** Longest accepted input line: long games are fine, runaway input is refused. */
+    public static final int MAX_LINE = 1_000_000;
+    public static final String NAME = "Koma 0.1.0";
+
+    /** The protocol dialects: UCI (every rule set, chosen by UCI_Variant) and USI (shogi). */
+    public enum Dialect {
+        UCI, USI;
+
+        MoveNotation.Style style() {
+            return this == USI ? MoveNotation.Style.USI : MoveNotation.Style.UCI;
+        }
+    }
+
+    private final Dialect dialect;
+    private final PrintStream out;
+    private RuleSet rules;
+    private Position position;
+
+    public EngineSession(Dialect dialect, PrintStream out) {
+        this.dialect = dialect;
+        this.out = out;
+        this.rules = RuleSet.of(dialect == Dialect.USI ? "shogi" : "chess");
+        this.position = Position.start(rules);
+    }
+
+    /** Reads commands until {@code quit} or end of input. */
+    public void run(BufferedReader in) throws IOException {
+        String line;
+        while ((line = readLine(in)) != null) {
+            if (!handle(line)) {
+                break;
+            }
+        }
+        out.flush();
+    }
+
+    private String readLine(BufferedReader in) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        int c;
+        boolean tooLong = false;
+        while ((c = in.read()) != -1) {
+            if (c == '\n') {
+                break;
+            }
+            if (sb.length() < MAX_LINE) {
+                sb.append((char) c);
+            } else {
+                tooLong = true;
+            }
+        }
+        if (c == -1 && sb.isEmpty()) {
+            return null;
+        }
+        if (tooLong) {
+            error("line longer than " + MAX_LINE + " characters ignored");
+            return "";
+        }
+        return sb.toString();
+    }
+
+    /** Handles one command line; returns false on {@code quit}. */
+    public boolean handle(String rawLine) {
+        String line = rawLine.strip();
+        if (line.isEmpty()) {
+            return true;
+        }
+        String[] w = line.split("\\s+");
+        try {
+            switch (w[0]) {
+                case "uci" -> identify("uciok");
+                case "usi" -> identify("usiok");
+                case "isready" -> out.println("readyok");
+                case "setoption" -> setOption(w);
+                case "ucinewgame", "usinewgame" -> position = Position.start(rules);
+                case "position" -> position(w);
+                case "go" -> go(w);
+                case "d" -> display();
+                case "stop", "ponderhit", "gameover" -> {
+                }
+                case "quit" -> {
+                    return false;
+                }
+                default -> error("unknown command '" + w[0] + "'");
+            }
+        } catch (NotationException e) {
+            error(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            error(e.getMessage());
+        }
+        out.flush();
+        return true;
+    }
+
+    private void identify(String ok) {
+        out.println("id name " + NAME);
+        out.println("id author the Koma developers");
+        if (dialect == Dialect.UCI) {
+            out.println("option name UCI_Variant type combo default " + rules.id + " "
+                    + String.join(" ", RuleSet.IDS.stream().map(v -> "var " + v).toList()));
+        }
+        out.println(ok);
+    }
+
+    private void setOption(String[] w) {
+        int nameAt = indexOf(w, "name"), valueAt = indexOf(w, "value");
+        if (nameAt != 1) {
+            throw new IllegalArgumentException("setoption: expected 'setoption name <id> [value <x>]'");
+        }
+        int nameEnd = valueAt < 0 ? w.length : valueAt;
+        String name = String.join(" ", Arrays.asList(w).subList(2, nameEnd));
+        String value = valueAt < 0 ? "" : String.join(" ", Arrays.asList(w).subList(valueAt + 1, w.length));
+        if (name.equalsIgnoreCase("UCI_Variant")) {
+            if (dialect == Dialect.USI && !value.equals("shogi")) {
+                throw new IllegalArgumentException("USI speaks shogi only; use UCI for '" + value + "'");
+            }
+            if (!RuleSet.IDS.contains(value)) {
+                throw new IllegalArgumentException("setoption UCI_Variant: unknown rule set '" + value + "'; known: "
+                        + String.join(", ", RuleSet.IDS));
+            }
+            rules = RuleSet.of(value);
+            position = Position.start(rules);
+        } else {
+            error("unknown option '" + name + "' ignored");
+        }
+    }
+
+    private static int indexOf(String[] w, String word) {
+        for (int i = 0; i < w.length; i++) {
+            if (w[i].equals(word)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** {@code position startpos|fen F|sfen S [moves m1 m2 ...]}; the position changes only if all of it is valid. */
+    private void position(String[] w) {
+        if (w.length < 2) {
+            throw new IllegalArgumentException("position: expected 'startpos', 'fen <FEN>' or 'sfen <SFEN>'");
+        }
+        int movesAt = indexOf(w, "moves");
+        int end = movesAt < 0 ? w.length : movesAt;
+        Position p;
+        switch (w[1]) {
+            case "startpos" -> {
+                if (end != 2) {
+                    throw new IllegalArgumentException("position startpos: unexpected '" + w[2] + "'");
+                }
+                p = Position.start(rules);
+            }
+            case "fen", "sfen" -> {
+                if (end <= 2) {
+                    throw new IllegalArgumentException("position " + w[1] + ": the position is missing");
+                }
+                String text = String.join(" ", Arrays.asList(w).subList(2, end));
+                p = w[1].equals("sfen") ? Fen.parseSfen(rules, text) : Fen.parseFen(rules, text);
+            }
+            default -> throw new IllegalArgumentException("position: expected 'startpos', 'fen' or 'sfen', got '" + w[1] + "'");
+        }
+        if (movesAt >= 0) {
+            for (int i = movesAt + 1; i < w.length; i++) {
+                p.doMove(MoveNotation.parse(p, w[i], dialect.style()));
+            }
+        }
+        position = p;
+    }
+
+    private void go(String[] w) {
+        if (w.length >= 2 && w[1].equals("perft")) {
+            if (w.length != 3 || !w[2].matches("\\d{1,2}") || Integer.parseInt(w[2]) < 1) {
+                throw new IllegalArgumentException("go perft: expected a depth from 1 to 99");
+            }
+            perft(Integer.parseInt(w[2]));
+            return;
+        }
+        error("search is not available yet; 'go perft N' works");
+        out.println(dialect == Dialect.USI ? "bestmove resign" : "bestmove 0000");
+    }
+
+    private void perft(int depth) {
+        Position p = position.copy();
+        Perft perft = new Perft(p, depth);
+        long total = 0;
+        for (Perft.Entry e : perft.divide(depth, m -> MoveNotation.format(p, m, dialect.style()))) {
+            out.println(e.move() + ": " + e.nodes());
+            total += e.nodes();
+        }
+        out.println();
+        out.println("Nodes searched: " + total);
+    }
+
+    private void display() {
+        out.println(Board.draw(position, dialect == Dialect.USI));
+        out.println((rules.sfen && dialect == Dialect.USI ? "Sfen: " + Fen.formatSfen(position) : "Fen: " + Fen.formatFen(position)));
+        out.println("Key: " + String.format(Locale.ROOT, "%016X", position.key()));
+        out.println("Checkers: " + checkers());
+    }
+
+    private String checkers() {
+        int ksq = position.kingSquare(position.sideToMove());
+        if (ksq < 0) {
+            return "";
+        }
+        return String.join(" ", position.attackers(ksq, position.sideToMove() ^ 1).stream()
+                .map(sq -> MoveNotation.square(position.geometry(), sq, dialect.style())).sorted().toList());
+    }
+
+    private void error(String message) {
+        out.println("info string error: " + message);
+    }
+}

@@ -759,7 +759,8 @@ public final class Position {
     }
 
     private boolean allowed(int to, int pin, int ksq, int nCheckers, int[] ev, int st) {
-        if (pin >= 0 && g.direction(ksq, to) != pin) {
+        // a pinned piece stays on the line between its king and the pinner (a jumper could leap past the pinner)
+        if (pin >= 0 && (g.direction(ksq, to) != (pin & 15) || g.distance(ksq, to) > pin >> 4)) {
             return false;
         }
         return nCheckers == 0 || ev[to] == st;
@@ -768,7 +769,7 @@ public final class Position {
     /**
      * Finds the checkers of the king on {@code ksq} and the pieces pinned to it. Returns the number of checkers;
      * with one checker, marks in {@code ev} the squares that answer it (its square, and the squares between
-     * when it attacks by a slide). Pinned pieces get their pin direction in {@code pins}.
+     * when it attacks by a slide). Pinned pieces get in {@code pins} their pin direction and, above bit 4, the pinner's distance.
      */
     private int scanKing(int ksq, int us, int them, int[] pins, int[] ev, int st) {
         final int[] board = this.board;
@@ -799,7 +800,7 @@ public final class Position {
                 if (range[c * 8 + od] > k) {
                     if (own >= 0) {
                         pins[own * 2] = st;
-                        pins[own * 2 + 1] = d;
+                        pins[own * 2 + 1] = d | (k + 1) << 4;
                     } else {
                         checkerBuf[n++] = ray[k];
                         blockDir = d;

@@ -1065,6 +1065,22 @@ public final class Position {
         return k;
     }
 
+    /**
+     * The key that identifies the position for repetition rules: as {@link #key()}, but an en-passant square
+     * counts only when an en-passant capture is actually legal (FIDE 9.2.3).
+     */
+    public long repetitionKey() {
+        if (ep < 0) {
+            return key;
+        }
+        for (int m : legalMoves()) {
+            if (Move.kind(m) == Move.EN_PASSANT) {
+                return key;
+            }
+        }
+        return key ^ Zobrist.ep(g.file(ep));
+    }
+
     @Override
     public String toString() {
         return Fen.format(this);

@@ -9,15 +9,19 @@ import java.util.List;
  *
  * <p>A piece code is {@code ((type + 1) << 1) | color}; 0 is the empty square.
  *
- * <p>{@code gen[code * squares + sq]} is a flat int array:
- * {@code nRays, (moveRange, captureRange, length, sq1..sqLength)*, nJumps, (dest, flags, middle)*}, where a
- * ray is already cut at the board edge and the longer of its two ranges, {@code flags} bit 0 = may move,
- * bit 1 = may capture, and {@code middle} is the square a lame jump needs empty (or -1).
+ * <p>The table of a piece code on a square is a run of ints in {@code gen} starting at
+ * {@code genAt[code * squares + sq]}:
+ * {@code nLeaps, (dest, info)*, nRays, (moveRange, captureRange, length, sq1..sqLength)*}. Leaps are jumps
+ * and single steps (which cannot be blocked); {@code info} bit 0 = may move, bit 1 = may capture, and
+ * {@code (info >> 2) - 1} is the square a lame jump needs empty (or -1). Rays are the slides reaching two or
+ * more squares, already cut at the board edge and at the longer of the two ranges.
  */
 final class MoveTables {
     final int squares;
     final int codes;
-    final int[][] gen;
+    /** All compiled tables back to back; {@code genAt[code * squares + sq]} is where that table starts. */
+    final int[] gen;
+    final int[] genAt;
     /** attackRange[code * 8 + d]: how far the piece captures along line direction d (0 = not at all). */
     final int[] attackRange;
     /** maxAttackRange[color * 8 + d]: the longest such range of any piece of that colour. */
@@ -52,7 +56,7 @@ final class MoveTables {
         squares = g.squares;
         int types = rs.pieceCount();
         codes = (types + 1) * 2;
-        gen = new int[codes * squares][];
+        int[][] tables = new int[codes * squares][];
         attackRange = new int[codes * 8];
         maxAttackRange = new int[16];
         forced = new boolean[codes * squares];
@@ -88,8 +92,22 @@ final class MoveTables {
                 for (int sq = 0; sq < squares; sq++) {
                     forced[code * squares + sq] = p.forcedRanks() > 0
                             && g.relativeRank(color, sq) >= g.ranks - p.forcedRanks();
-                    gen[code * squares + sq] = compile(g, p, sign, sq, initial[code][sq]);
+                    tables[code * squares + sq] = compile(g, p, sign, sq, initial[code][sq]);
                 }
+            }
+        }
+        genAt = new int[codes * squares];
+        int total = 0;
+        for (int[] tb : tables) {
+            total += tb == null ? 0 : tb.length;
+        }
+        gen = new int[total];
+        int at = 0;
+        for (int i = 0; i < tables.length; i++) {
+            genAt[i] = at;
+            if (tables[i] != null) {
+                System.arraycopy(tables[i], 0, gen, at, tables[i].length);
+                at += tables[i].length;
             }
         }
         enPassant = ep;
@@ -164,6 +182,17 @@ final class MoveTables {
         return out;
     }
 
+    /** Adds a leap to the list, merging its modes with an existing leap to the same square. */
+    private static void addLeap(List<int[]> leaps, int dest, int flags, int mid) {
+        for (int[] j : leaps) {
+            if (j[0] == dest && j[2] == mid) {
+                j[1] |= flags;
+                return;
+            }
+        }
+        leaps.add(new int[]{dest, flags, mid});
+    }
+
     private static int[] compile(Geometry g, PieceType p, int sign, int sq, boolean onInitial) {
         int[] moveRange = new int[8], captureRange = new int[8];
         List<int[]> jumps = new ArrayList<>();
@@ -181,18 +210,7 @@ final class MoveTables {
                 if (m.lame()) {
                     mid = g.square(g.file(sq) + dx / 2, g.rank(sq) + dy / 2);
                 }
-                int flags = (m.canMove() ? 1 : 0) | (m.canCapture() ? 2 : 0);
-                int dest = g.square(f, r);
-                boolean merged = false;
-                for (int[] j : jumps) {
-                    if (j[0] == dest && j[2] == mid) {
-                        j[1] |= flags;
-                        merged = true;
-                    }
-                }
-                if (!merged) {
-                    jumps.add(new int[]{dest, flags, mid});
-                }
+                addLeap(jumps, g.square(f, r), (m.canMove() ? 1 : 0) | (m.canCapture() ? 2 : 0), mid);
             } else {
                 int d = Geometry.directionOf(dx, dy);
                 if (m.canMove()) {
@@ -203,12 +221,26 @@ final class MoveTables {
                 }
             }
         }
+        // one-square reaches are leaps too: a step cannot be blocked
+        for (int d = 0; d < 8; d++) {
+            int reach = Math.max(moveRange[d], captureRange[d]);
+            int[] ray = g.ray(sq, d);
+            if (reach == 1 && ray.length > 0) {
+                addLeap(jumps, ray[0], (moveRange[d] >= 1 ? 1 : 0) | (captureRange[d] >= 1 ? 2 : 0), -1);
+            }
+        }
         List<Integer> out = new ArrayList<>();
+        out.add(jumps.size());
+        for (int[] j : jumps) {
+            out.add(j[0]);
+            out.add(j[1] | (j[2] + 1) << 2);
+        }
+        int raysAt = out.size();
         out.add(0);
         int nRays = 0;
         for (int d = 0; d < 8; d++) {
             int reach = Math.max(moveRange[d], captureRange[d]);
-            if (reach == 0) {
+            if (reach < 2) {
                 continue;
             }
             int[] ray = g.ray(sq, d);
@@ -224,13 +256,7 @@ final class MoveTables {
                 out.add(ray[i]);
             }
         }
-        out.set(0, nRays);
-        out.add(jumps.size());
-        for (int[] j : jumps) {
-            out.add(j[0]);
-            out.add(j[1]);
-            out.add(j[2]);
-        }
+        out.set(raysAt, nRays);
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 }

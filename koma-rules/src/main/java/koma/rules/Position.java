@@ -649,9 +649,14 @@ public final class Position {
 
     /** Whether the piece {@code code} standing on {@code from} attacks {@code target} on the current board. */
     private boolean attacksFrom(int code, int from, int target) {
-        int[] tb = t.gen[code * squares + from];
-        int idx = 1;
-        for (int r = tb[0]; r > 0; r--) {
+        final int[] tb = t.gen;
+        int idx = t.genAt[code * squares + from];
+        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
+            if (tb[idx] == target && (tb[idx + 1] & 2) != 0) {
+                return true;
+            }
+        }
+        for (int r = tb[idx++]; r > 0; r--) {
             int cr = tb[idx + 1], len = tb[idx + 2];
             idx += 3;
             for (int k = 0; k < len; k++) {
@@ -667,11 +672,6 @@ public final class Position {
                 }
             }
             idx += len;
-        }
-        for (int j = tb[idx++]; j > 0; j--, idx += 3) {
-            if (tb[idx] == target && (tb[idx + 1] & 2) != 0) {
-                return true;
-            }
         }
         return false;
     }
@@ -689,6 +689,7 @@ public final class Position {
         final int lv = level;
         final int[] pins = pinDir[lv];
         final int[] ev = evasion[lv];
+        final int[] tb = t.gen;
         final int st = ++stamp;
         final int ksq = kingSq[us];
         int nCheckers = 0;
@@ -710,9 +711,22 @@ public final class Position {
             }
             int pin = pins[from * 2] == st ? pins[from * 2 + 1] : -1;
             boolean restricted = pin >= 0 || nCheckers == 1;
-            int[] tb = t.gen[code * squares + from];
-            int idx = 1;
-            for (int r = tb[0]; r > 0; r--) {
+            int idx = t.genAt[code * squares + from];
+            for (int j = tb[idx++]; j > 0; j--, idx += 2) {
+                int to = tb[idx], info = tb[idx + 1];
+                int c = board[to];
+                if (c == 0) {
+                    if ((info & 1) == 0 || (info > 3 && board[(info >> 2) - 1] != 0)) {
+                        continue;
+                    }
+                } else if ((c & 1) == us || (info & 2) == 0) {
+                    continue;
+                }
+                if (!restricted || allowed(to, pin, ksq, nCheckers, ev, st)) {
+                    n = add(moves, n, from, to, code, us);
+                }
+            }
+            for (int r = tb[idx++]; r > 0; r--) {
                 int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
                 idx += 3;
                 for (int k = 0; k < len; k++) {
@@ -730,20 +744,6 @@ public final class Position {
                     }
                 }
                 idx += len;
-            }
-            for (int j = tb[idx++]; j > 0; j--, idx += 3) {
-                int to = tb[idx], flags = tb[idx + 1];
-                int c = board[to];
-                if (c == 0) {
-                    if ((flags & 1) == 0 || (tb[idx + 2] >= 0 && board[tb[idx + 2]] != 0)) {
-                        continue;
-                    }
-                } else if ((c & 1) == us || (flags & 2) == 0) {
-                    continue;
-                }
-                if (!restricted || allowed(to, pin, ksq, nCheckers, ev, st)) {
-                    n = add(moves, n, from, to, code, us);
-                }
             }
         }
         if (ep >= 0 && nCheckers < 2) {
@@ -846,9 +846,18 @@ public final class Position {
     private int kingMoves(int[] moves, int n, int from, int code, int them) {
         final int[] board = this.board;
         board[from] = 0;
-        int[] tb = t.gen[code * squares + from];
-        int idx = 1;
-        for (int r = tb[0]; r > 0; r--) {
+        final int[] tb = t.gen;
+        int idx = t.genAt[code * squares + from];
+        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
+            int to = tb[idx], info = tb[idx + 1];
+            int c = board[to];
+            boolean ok = c == 0 ? (info & 1) != 0 && (info < 4 || board[(info >> 2) - 1] == 0)
+                    : (c & 1) == them && (info & 2) != 0;
+            if (ok && !attacked(to, them)) {
+                n = add(moves, n, from, to, code, them ^ 1);
+            }
+        }
+        for (int r = tb[idx++]; r > 0; r--) {
             int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
             idx += 3;
             for (int k = 0; k < len; k++) {
@@ -866,15 +875,6 @@ public final class Position {
                 }
             }
             idx += len;
-        }
-        for (int j = tb[idx++]; j > 0; j--, idx += 3) {
-            int to = tb[idx], flags = tb[idx + 1];
-            int c = board[to];
-            boolean ok = c == 0 ? (flags & 1) != 0 && (tb[idx + 2] < 0 || board[tb[idx + 2]] == 0)
-                    : (c & 1) == them && (flags & 2) != 0;
-            if (ok && !attacked(to, them)) {
-                n = add(moves, n, from, to, code, them ^ 1);
-            }
         }
         board[from] = code;
         return n;

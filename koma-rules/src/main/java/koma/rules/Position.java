@@ -56,6 +56,8 @@ public final class Position {
 
     // rule-set derived lookups
     private final int[][] promotions;
+    /** canPromote[code]: the piece has promotion choices (the move loop's slow path). */
+    private final boolean[] canPromote;
     private final boolean promoteOnTouch;
     private final int[] droppable;
     private final int epPawnType;
@@ -79,11 +81,14 @@ public final class Position {
         this.castleMask = new int[squares];
         java.util.Arrays.fill(castleMask, 15);
         this.promotions = new int[types][];
+        this.canPromote = new boolean[(types + 1) * 2];
         int[] drop = new int[types];
         int nd = 0;
         int epType = -1;
         for (PieceType p : rs.pieces) {
             promotions[p.index()] = p.promotions();
+            canPromote[MoveTables.code(0, p.index())] = p.canPromote();
+            canPromote[MoveTables.code(1, p.index())] = p.canPromote();
             if (rs.drops && !p.royal() && p.demotesTo() == p.index()) {
                 drop[nd++] = p.index();
             }
@@ -224,7 +229,7 @@ public final class Position {
         }
         for (int c = 0; c < 2; c++) {
             for (PieceType p : rs.pieces) {
-                if (!p.dropOneFile()) {
+                if (!rs.drops || !p.dropOneFile()) {
                     continue;
                 }
                 int seen = 0;
@@ -711,6 +716,7 @@ public final class Position {
             }
             int pin = pins[from * 2] == st ? pins[from * 2 + 1] : -1;
             boolean restricted = pin >= 0 || nCheckers == 1;
+            boolean promoting = canPromote[code];
             int idx = t.genAt[code * squares + from];
             for (int j = tb[idx++]; j > 0; j--, idx += 2) {
                 int to = tb[idx], info = tb[idx + 1];
@@ -723,7 +729,11 @@ public final class Position {
                     continue;
                 }
                 if (!restricted || allowed(to, pin, ksq, nCheckers, ev, st)) {
-                    n = add(moves, n, from, to, code, us);
+                    if (promoting) {
+                        n = add(moves, n, from, to, code, us);
+                    } else {
+                        moves[n++] = Move.normal(from, to);
+                    }
                 }
             }
             for (int r = tb[idx++]; r > 0; r--) {
@@ -734,11 +744,19 @@ public final class Position {
                     int c = board[to];
                     if (c == 0) {
                         if (k < mr && (!restricted || allowed(to, pin, ksq, nCheckers, ev, st))) {
-                            n = add(moves, n, from, to, code, us);
+                            if (promoting) {
+                        n = add(moves, n, from, to, code, us);
+                    } else {
+                        moves[n++] = Move.normal(from, to);
+                    }
                         }
                     } else {
                         if ((c & 1) != us && k < cr && (!restricted || allowed(to, pin, ksq, nCheckers, ev, st))) {
-                            n = add(moves, n, from, to, code, us);
+                            if (promoting) {
+                        n = add(moves, n, from, to, code, us);
+                    } else {
+                        moves[n++] = Move.normal(from, to);
+                    }
                         }
                         break;
                     }
@@ -854,7 +872,7 @@ public final class Position {
             boolean ok = c == 0 ? (info & 1) != 0 && (info < 4 || board[(info >> 2) - 1] == 0)
                     : (c & 1) == them && (info & 2) != 0;
             if (ok && !attacked(to, them)) {
-                n = add(moves, n, from, to, code, them ^ 1);
+                moves[n++] = Move.normal(from, to);
             }
         }
         for (int r = tb[idx++]; r > 0; r--) {
@@ -865,11 +883,11 @@ public final class Position {
                 int c = board[to];
                 if (c == 0) {
                     if (k < mr && !attacked(to, them)) {
-                        n = add(moves, n, from, to, code, them ^ 1);
+                        moves[n++] = Move.normal(from, to);
                     }
                 } else {
                     if ((c & 1) == them && k < cr && !attacked(to, them)) {
-                        n = add(moves, n, from, to, code, them ^ 1);
+                        moves[n++] = Move.normal(from, to);
                     }
                     break;
                 }

@@ -45,6 +45,8 @@ public final class Position {
     private final int[][] pinDir = new int[MAX_LEVELS][];
     private final int[][] evasion = new int[MAX_LEVELS][];
     private final int[][] scratch = new int[MAX_LEVELS][];
+    private final int[][] emptyBuf = new int[MAX_LEVELS][];
+    private final int[][] checkMark = new int[MAX_LEVELS][];
     private int stamp;
     private final int[] checkerBuf = new int[8];
     private int lastCheckers;
@@ -55,6 +57,8 @@ public final class Position {
             castleRookTo = new int[4];
 
     // rule-set derived lookups
+    private final PieceType[] pieceTypes;
+    private final int[] fileOf;
     private final int[][] promotions;
     /** canPromote[code]: the piece has promotion choices (the move loop's slow path). */
     private final boolean[] canPromote;
@@ -77,9 +81,16 @@ public final class Position {
         for (int l = 0; l < MAX_LEVELS; l++) {
             pinDir[l] = new int[squares * 2];
             evasion[l] = new int[squares];
+            emptyBuf[l] = new int[squares];
+            checkMark[l] = new int[squares];
         }
         this.castleMask = new int[squares];
         java.util.Arrays.fill(castleMask, 15);
+        this.pieceTypes = rs.pieces.toArray(new PieceType[0]);
+        this.fileOf = new int[squares];
+        for (int sq = 0; sq < squares; sq++) {
+            fileOf[sq] = g.file(sq);
+        }
         this.promotions = new int[types][];
         this.canPromote = new boolean[(types + 1) * 2];
         int[] drop = new int[types];
@@ -469,7 +480,7 @@ public final class Position {
                 uCaptured[sp] = captured;
                 halfmove = 0;
                 if (rs.drops) {
-                    int ht = rs.piece(MoveTables.type(captured)).demotesTo();
+                    int ht = pieceTypes[MoveTables.type(captured)].demotesTo();
                     int hi = us * types + ht;
                     k ^= Zobrist.hand(hi, hand[hi]);
                     hand[hi]++;
@@ -491,7 +502,7 @@ public final class Position {
                 k ^= Zobrist.piece(rook, rf) ^ Zobrist.piece(rook, rt);
                 movePiece(rf, rt);
             }
-            if (rs.piece(type).pawn()) {
+            if (pieceTypes[type].pawn()) {
                 halfmove = 0;
                 if (type == epPawnType && Math.abs(g.rank(to) - g.rank(from)) == 2) {
                     int mid = (from + to) >>> 1;
@@ -543,7 +554,7 @@ public final class Position {
                 } else {
                     addPiece(to, captured);
                     if (rs.drops) {
-                        hand[us * types + rs.piece(MoveTables.type(captured)).demotesTo()]--;
+                        hand[us * types + pieceTypes[MoveTables.type(captured)].demotesTo()]--;
                     }
                 }
             }
@@ -973,42 +984,78 @@ public final class Position {
 
     private int drops(int[] moves, int n, int us, int them, int nCheckers, int[] ev, int st) {
         final int[] board = this.board;
+        final int[] empty = emptyBuf[level];
+        int ne = 0;
+        for (int sq = 0; sq < squares; sq++) {
+            if (board[sq] == 0 && (nCheckers == 0 || ev[sq] == st)) {
+                empty[ne++] = sq;
+            }
+        }
+        if (ne == 0) {
+            return n;
+        }
         final int theirKing = kingSq[them];
+        final int[] mark = checkMark[level];
         for (int type : droppable) {
             if (hand[us * types + type] == 0) {
                 continue;
             }
-            PieceType p = rs.piece(type);
+            PieceType p = pieceTypes[type];
             int code = MoveTables.code(us, type);
             int fileMask = 0;
             if (p.dropOneFile()) {
                 for (int i = 0; i < pcount[us]; i++) {
                     int s = plist[us][i];
                     if (board[s] == code) {
-                        fileMask |= 1 << g.file(s);
+                        fileMask |= 1 << fileOf[s];
                     }
                 }
             }
-            boolean noMate = p.dropNoMate() && theirKing >= 0;
+            // squares from which the dropped piece would check: where the same piece of the other colour
+            // standing on the king's square reaches (colours are 180-degree images of each other)
+            int checkSt = 0;
+            if (p.dropNoMate() && theirKing >= 0) {
+                checkSt = ++stamp;
+                markCaptures(MoveTables.code(them, type), theirKing, mark, checkSt);
+            }
+            boolean dead = p.forcedRanks() > 0;
             int base = code * squares;
-            for (int sq = 0; sq < squares; sq++) {
-                if (board[sq] != 0 || t.forced[base + sq]) {
-                    continue;
-                }
-                if (nCheckers == 1 && ev[sq] != st) {
-                    continue;
-                }
-                if (fileMask != 0 && (fileMask & (1 << g.file(sq))) != 0) {
+            for (int i = 0; i < ne; i++) {
+                int sq = empty[i];
+                if ((dead && t.forced[base + sq]) || (fileMask & 1 << fileOf[sq]) != 0) {
                     continue;
                 }
                 int move = Move.drop(type, sq);
-                if (noMate && attacksFrom(code, sq, theirKing) && dropMates(move)) {
+                if (checkSt != 0 && mark[sq] == checkSt && dropMates(move)) {
                     continue;
                 }
                 moves[n++] = move;
             }
         }
         return n;
+    }
+
+    /** Marks with {@code st} every square the piece {@code code} on {@code from} could capture on. */
+    private void markCaptures(int code, int from, int[] mark, int st) {
+        final int[] tb = t.gen;
+        int idx = t.genAt[code * squares + from];
+        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
+            if ((tb[idx + 1] & 2) != 0) {
+                mark[tb[idx]] = st;
+            }
+        }
+        for (int r = tb[idx++]; r > 0; r--) {
+            int cr = tb[idx + 1], len = tb[idx + 2];
+            idx += 3;
+            for (int k = 0; k < len && k < cr; k++) {
+                int s = tb[idx + k];
+                mark[s] = st;
+                if (board[s] != 0) {
+                    break;
+                }
+            }
+            idx += len;
+        }
     }
 
     /** Whether the (checking) drop leaves the opponent without a legal reply. */

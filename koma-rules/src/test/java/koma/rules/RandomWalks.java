@@ -13,8 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RandomWalks {
     static final long SEED = 0x6b6f6d61L; // "koma"
-    static final int WALKS = 4;
-    static final int PLIES = 70;
+    /** Walks per rule set and their length; raise with -Dkoma.walks=40 -Dkoma.plies=150 for a deeper hunt. */
+    static final int WALKS = Integer.getInteger("koma.walks", 4);
+    static final int PLIES = Integer.getInteger("koma.plies", 70);
 
     /**
      * Extra start positions: with pieces in hand for the drop games (SFEN for shogi, FEN for Wa), and chess

@@ -192,6 +192,9 @@ public final class Fen {
             for (int k = 0; k < row.length(); k++) {
                 char c = row.charAt(k);
                 if (Character.isDigit(c)) {
+                    if (c == '0') {
+                        throw new NotationException(field, "empty-square count starting with 0 in rank " + (i + 1) + " from the top");
+                    }
                     int n = 0;
                     while (k < row.length() && Character.isDigit(row.charAt(k))) {
                         n = n * 10 + (row.charAt(k++) - '0');
@@ -226,7 +229,8 @@ public final class Fen {
                     throw new NotationException(field, "unknown piece letter '" + letter + "' for " + rs.id);
                 }
                 if (file >= g.files) {
-                    break;
+                    throw new NotationException(field, "rank " + (i + 1) + " from the top describes more than " + g.files
+                            + " squares");
                 }
                 p.setPiece(g.square(file, rank), Character.isUpperCase(last) ? 0 : 1, type);
                 file++;

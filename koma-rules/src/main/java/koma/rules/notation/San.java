@@ -16,7 +16,7 @@ import koma.rules.RuleSet;
  */
 public final class San {
     private static final Pattern MOVE = Pattern.compile(
-            "([A-Z])?([a-z])?(\\d{1,2})?(x)?([a-z]\\d{1,2})(?:=?([A-Z]))?");
+            "([A-Z])?([a-p])?(\\d{1,2})?(x)?([a-p]\\d{1,2})(?:=?([A-Z]))?");
 
     private San() {
     }
@@ -119,6 +119,10 @@ public final class San {
                 continue;
             }
             if ((fromFile >= 0 && g.file(from) != fromFile) || (fromRank >= 0 && g.rank(from) != fromRank)) {
+                continue;
+            }
+            boolean capture = !p.isEmpty(to) || Move.kind(m) == Move.EN_PASSANT;
+            if (mt.group(4) != null && !capture) {
                 continue;
             }
             if (Move.isPromotion(m) ? promo == null || !rs.piece(Move.type(m)).letter().equals(promo) : promo != null) {

@@ -37,12 +37,12 @@ trap 'rm -rf "$tmp"' EXIT
 now_ns() { date +%s%N; }
 
 # uci_time ENGINE SETUP_LINES DEPTH -> "best_ns nodes": best wall time of RUNS runs of the whole process doing
-# 'go perft DEPTH' after SETUP_LINES (newline-separated UCI commands).
+# 'go perft DEPTH' after SETUP_LINES (UCI commands separated by ';').
 uci_time() {
   local engine="$1" setup="$2" depth="$3" best="" t0 t1 nodes="" n
   for ((r = 0; r < RUNS; r++)); do
     t0="$(now_ns)"
-    printf '%s\nposition startpos\ngo perft %d\nquit\n' "$setup" "$depth" | "$engine" >"$tmp/out" 2>&1
+    printf '%s\nposition startpos\ngo perft %d\nquit\n' "${setup//;/$'\n'}" "$depth" | "$engine" >"$tmp/out" 2>&1
     t1="$(now_ns)"
     n="$(sed -n 's/^Nodes searched: \([0-9]*\).*/\1/p' "$tmp/out" | tail -1)"
     [[ -n "$n" ]] || die "$engine printed no 'Nodes searched' for perft $depth: $(tail -3 "$tmp/out")"
@@ -81,7 +81,7 @@ sjaak_nps() {
 # koma_nps VARIANT DEPTH -> "nps nodes seconds"
 koma_nps() {
   local variant="$1" depth="$2" line
-  line="$(./koma bench perft --variant "$variant" --depth "$depth" --runs "$RUNS" | awk -v v="$variant" '$1 == v')"
+  line="$(KOMA_NO_BUILD=1 ./koma bench perft --variant "$variant" --depth "$depth" --runs "$RUNS" | awk -v v="$variant" '$1 == v')"
   [[ -n "$line" ]] || die "koma bench printed no line for $variant"
   # "chess             depth 6  nodes    119,060,324  time   6.854 s  nps    17,371,439"
   awk '{ for (i = 1; i <= NF; i++) { if ($i == "nodes") n = $(i + 1); if ($i == "time") t = $(i + 1); if ($i == "nps") s = $(i + 1) } }
@@ -96,8 +96,8 @@ if ((quick)); then
     "shogi|3|fairy-stockfish|setoption name UCI_Variant value shogi|3|2"
     "washogi|3|sjaakii|wa-shogi|3|10"
     "washogi-drops|3|sjaakii|wa-shogi-drop|3|10"
-    "shodo|3|fairy-stockfish|$fsf_shodo"$'\n'"setoption name UCI_Variant value shodo|3|2"
-    "shodo-deathmatch|3|fairy-stockfish|$fsf_shodo"$'\n'"setoption name UCI_Variant value shododm|3|2"
+    "shodo|3|fairy-stockfish|$fsf_shodo;setoption name UCI_Variant value shodo|3|2"
+    "shodo-deathmatch|3|fairy-stockfish|$fsf_shodo;setoption name UCI_Variant value shododm|3|2"
   )
 else
   # Koma's Wa shogi depth 4 takes well under a second, so it runs depth 5; Sjaak II needs ~4 s for depth 4.
@@ -106,12 +106,12 @@ else
     "shogi|5|fairy-stockfish|setoption name UCI_Variant value shogi|5|2"
     "washogi|5|sjaakii|wa-shogi|4|10"
     "washogi-drops|5|sjaakii|wa-shogi-drop|4|10"
-    "shodo|5|fairy-stockfish|$fsf_shodo"$'\n'"setoption name UCI_Variant value shodo|5|2"
-    "shodo-deathmatch|5|fairy-stockfish|$fsf_shodo"$'\n'"setoption name UCI_Variant value shododm|5|2"
+    "shodo|5|fairy-stockfish|$fsf_shodo;setoption name UCI_Variant value shodo|5|2"
+    "shodo-deathmatch|5|fairy-stockfish|$fsf_shodo;setoption name UCI_Variant value shododm|5|2"
   )
 fi
 
-# Build Koma first if its sources changed, so that no build lands inside a measurement.
+# Build Koma once now if its sources changed; the measurements below then all run this same jar (KOMA_NO_BUILD=1).
 ./koma --version >/dev/null
 
 start="$(now_ns)"
@@ -119,17 +119,18 @@ echo "perft, single thread, from the start positions; $(nproc) cores, load avera
 echo "stockfish $(dpkg-query -W -f='${Version}' stockfish 2>/dev/null || echo '?'), fairy-stockfish" \
   "$(dpkg-query -W -f='${Version}' fairy-stockfish 2>/dev/null || echo '?'), sjaakii" \
   "$(dpkg-query -W -f='${Version}' sjaakii 2>/dev/null || echo '?'); best of $RUNS runs each"
+((quick)) && echo "--quick: depths too shallow for meaningful speeds; this only checks that the script and engines work"
 echo
-fmt="%-17s %5s %14s %10s  %-16s %5s %14s %10s  %7s  %7s  %s\n"
-printf "$fmt" variant depth "koma nodes" "koma Mnps" reference depth "ref nodes" "ref Mnps" ratio target result
+fmt="%-17s %5s %14s %10s  %-16s %5s %14s %8s %8s %10s  %7s  %7s  %s\n"
+printf "$fmt" variant depth "koma nodes" "koma Mnps" reference depth "ref nodes" "ref s" "startup" "ref Mnps" ratio target result
 below=0
 for row in "${plan[@]}"; do
   IFS='|' read -r variant kdepth engine setup rdepth target <<<"$row"
   read -r knps knodes _ < <(koma_nps "$variant" "$kdepth")
   if [[ "$engine" == sjaakii ]]; then
-    read -r rnps rnodes _ _ < <(sjaak_nps "$setup" "$rdepth")
+    read -r rnps rnodes rsecs rstart < <(sjaak_nps "$setup" "$rdepth")
   else
-    read -r rnps rnodes _ _ < <(uci_nps "$engine" "$setup" "$rdepth")
+    read -r rnps rnodes rsecs rstart < <(uci_nps "$engine" "$setup" "$rdepth")
   fi
   # the same depth must give the same tree size in both engines
   if [[ "$kdepth" == "$rdepth" && "$knodes" != "$rnodes" ]]; then
@@ -138,8 +139,9 @@ for row in "${plan[@]}"; do
   ratio="$(awk -v k="$knps" -v r="$rnps" 'BEGIN { printf "%.2f", k / r }')"
   if awk -v a="$ratio" -v t="$target" 'BEGIN { exit !(a >= t) }'; then result=ok; else result=BELOW; below=$((below + 1)); fi
   printf "$fmt" "$variant" "$kdepth" "$knodes" "$(awk -v x="$knps" 'BEGIN { printf "%.2f", x / 1e6 }')" \
-    "$engine" "$rdepth" "$rnodes" "$(awk -v x="$rnps" 'BEGIN { printf "%.2f", x / 1e6 }')" "$ratio" ">= $target" "$result"
+    "$engine" "$rdepth" "$rnodes" "$rsecs" "$rstart" "$(awk -v x="$rnps" 'BEGIN { printf "%.2f", x / 1e6 }')" "$ratio" ">= $target" "$result"
 done
 echo
-echo "ratio = koma nps / reference nps; $below of ${#plan[@]} below target;" \
+echo "ratio = koma nps / reference nps; ref s = the reference's perft time (wall clock less start-up for" \
+  "Stockfish/Fairy-Stockfish, Sjaak II's own time for its last depth); $below of ${#plan[@]} below target;" \
   "total $(( ($(now_ns) - start) / 1000000000 )) s"

@@ -97,8 +97,7 @@ class SessionErrorTest {
         assertPositionKept(Dialect.USI, "position startpos moves 7g7f", command);
     }
 
-    // RULES.md 9.2: a chess rank holds 8 squares. Here the ninth pawn of rank 7 must be refused, not dropped.
-    // At the time of writing this FAILS: Fen.parseBoard stops at the 8th file and silently ignores the rest.
+    // A chess rank holds 8 squares: a ninth pawn must be refused, not silently dropped (regression: it was dropped).
     @Test
     void fenRankWithTooManyPiecesIsRejected() {
         String command = "position fen rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -12,11 +12,19 @@ import java.util.List;
  * <p>The table of a piece code on a square is a run of ints in {@code gen} starting at
  * {@code genAt[code * squares + sq]}:
  * {@code nLeaps, (dest, info)*, nRays, (moveRange, captureRange, length, sq1..sqLength)*}. Leaps are jumps
- * and single steps (which cannot be blocked); {@code info} bit 0 = may move, bit 1 = may capture, and
- * {@code (info >> 2) - 1} is the square a lame jump needs empty (or -1). Rays are the slides reaching two or
- * more squares, already cut at the board edge and at the longer of the two ranges.
+ * and single steps (which cannot be blocked); {@code info} bit 0 = may move, bit 1 = may capture, then
+ * {@link #PROMOTES} and {@link #MUST_PROMOTE}, and above {@link #LEAP_MIDDLE_SHIFT} the square a lame jump
+ * needs empty, plus one. Rays are the slides reaching two or more squares, cut at the board edge and at the
+ * longer of the two ranges; each ray square is {@code sq | promotionBits << RAY_FLAG_SHIFT}.
  */
 final class MoveTables {
+    /** Leap info and ray-square flag bits: the move may promote, and it must. */
+    static final int PROMOTES = 4, MUST_PROMOTE = 8;
+    /** Leap info: {@code (info >> LEAP_MIDDLE_SHIFT) - 1} is the square a lame leap needs empty, or -1. */
+    static final int LEAP_MIDDLE_SHIFT = 4;
+    /** Ray squares carry the promotion bits above the square index. */
+    static final int RAY_FLAG_SHIFT = 6, RAY_SQUARE = 0xFF;
+
     final int squares;
     final int codes;
     /** All compiled tables back to back; {@code genAt[code * squares + sq]} is where that table starts. */
@@ -92,7 +100,7 @@ final class MoveTables {
                 for (int sq = 0; sq < squares; sq++) {
                     forced[code * squares + sq] = p.forcedRanks() > 0
                             && g.relativeRank(color, sq) >= g.ranks - p.forcedRanks();
-                    tables[code * squares + sq] = compile(g, p, sign, sq, initial[code][sq]);
+                    tables[code * squares + sq] = compile(rs, p, color, sq, initial[code][sq]);
                 }
             }
         }
@@ -193,7 +201,21 @@ final class MoveTables {
         leaps.add(new int[]{dest, flags, mid});
     }
 
-    private static int[] compile(Geometry g, PieceType p, int sign, int sq, boolean onInitial) {
+    /** Promotion bits of a move of {@code p} from {@code from} to {@code to}: may promote, must promote. */
+    private static int promotionBits(RuleSet rs, PieceType p, int color, int from, int to) {
+        if (!p.canPromote()) {
+            return 0;
+        }
+        Geometry g = rs.geometry;
+        boolean may = rs.inZone(color, to)
+                || (rs.promotion.trigger() == RuleSet.PromotionTrigger.TOUCH && rs.inZone(color, from));
+        boolean must = p.forcedRanks() > 0 && g.relativeRank(color, to) >= g.ranks - p.forcedRanks();
+        return (may ? PROMOTES : 0) | (must ? MUST_PROMOTE : 0);
+    }
+
+    private static int[] compile(RuleSet rs, PieceType p, int color, int sq, boolean onInitial) {
+        Geometry g = rs.geometry;
+        int sign = color == 0 ? 1 : -1;
         int[] moveRange = new int[8], captureRange = new int[8];
         List<int[]> jumps = new ArrayList<>();
         for (Betza.Move m : p.moves()) {
@@ -233,7 +255,7 @@ final class MoveTables {
         out.add(jumps.size());
         for (int[] j : jumps) {
             out.add(j[0]);
-            out.add(j[1] | (j[2] + 1) << 2);
+            out.add(j[1] | promotionBits(rs, p, color, sq, j[0]) | (j[2] + 1) << LEAP_MIDDLE_SHIFT);
         }
         int raysAt = out.size();
         out.add(0);
@@ -253,7 +275,7 @@ final class MoveTables {
             out.add(captureRange[d]);
             out.add(len);
             for (int i = 0; i < len; i++) {
-                out.add(ray[i]);
+                out.add(ray[i] | promotionBits(rs, p, color, sq, ray[i]) << RAY_FLAG_SHIFT);
             }
         }
         out.set(raysAt, nRays);

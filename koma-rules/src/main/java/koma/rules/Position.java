@@ -60,9 +60,6 @@ public final class Position {
     private final PieceType[] pieceTypes;
     private final int[] fileOf;
     private final int[][] promotions;
-    /** canPromote[code]: the piece has promotion choices (the move loop's slow path). */
-    private final boolean[] canPromote;
-    private final boolean promoteOnTouch;
     private final int[] droppable;
     private final int epPawnType;
     private final int maxMoves;
@@ -92,14 +89,11 @@ public final class Position {
             fileOf[sq] = g.file(sq);
         }
         this.promotions = new int[types][];
-        this.canPromote = new boolean[(types + 1) * 2];
         int[] drop = new int[types];
         int nd = 0;
         int epType = -1;
         for (PieceType p : rs.pieces) {
             promotions[p.index()] = p.promotions();
-            canPromote[MoveTables.code(0, p.index())] = p.canPromote();
-            canPromote[MoveTables.code(1, p.index())] = p.canPromote();
             if (rs.drops && !p.royal() && p.demotesTo() == p.index()) {
                 drop[nd++] = p.index();
             }
@@ -113,7 +107,6 @@ public final class Position {
             droppable[i] = drop[nd - 1 - i];
         }
         this.epPawnType = epType;
-        this.promoteOnTouch = rs.promotion.trigger() == RuleSet.PromotionTrigger.TOUCH;
         this.maxMoves = 1024 + nd * squares;
     }
 
@@ -676,7 +669,7 @@ public final class Position {
             int cr = tb[idx + 1], len = tb[idx + 2];
             idx += 3;
             for (int k = 0; k < len; k++) {
-                int s = tb[idx + k];
+                int s = tb[idx + k] & MoveTables.RAY_SQUARE;
                 if (s == target) {
                     if (k < cr) {
                         return true;
@@ -727,23 +720,23 @@ public final class Position {
             }
             int pin = pins[from * 2] == st ? pins[from * 2 + 1] : -1;
             boolean restricted = pin >= 0 || nCheckers == 1;
-            boolean promoting = canPromote[code];
             int idx = t.genAt[code * squares + from];
             for (int j = tb[idx++]; j > 0; j--, idx += 2) {
                 int to = tb[idx], info = tb[idx + 1];
                 int c = board[to];
                 if (c == 0) {
-                    if ((info & 1) == 0 || (info > 3 && board[(info >> 2) - 1] != 0)) {
+                    if ((info & 1) == 0 || (info >= 1 << MoveTables.LEAP_MIDDLE_SHIFT
+                            && board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] != 0)) {
                         continue;
                     }
                 } else if ((c & 1) == us || (info & 2) == 0) {
                     continue;
                 }
                 if (!restricted || allowed(to, pin, ksq, nCheckers, ev, st)) {
-                    if (promoting) {
-                        n = add(moves, n, from, to, code, us);
-                    } else {
+                    if ((info & MoveTables.PROMOTES) == 0) {
                         moves[n++] = Move.normal(from, to);
+                    } else {
+                        n = addPromotions(moves, n, from, to, code, info);
                     }
                 }
             }
@@ -751,24 +744,24 @@ public final class Position {
                 int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
                 idx += 3;
                 for (int k = 0; k < len; k++) {
-                    int to = tb[idx + k];
+                    int e = tb[idx + k];
+                    int to = e & MoveTables.RAY_SQUARE;
                     int c = board[to];
                     if (c == 0) {
-                        if (k < mr && (!restricted || allowed(to, pin, ksq, nCheckers, ev, st))) {
-                            if (promoting) {
-                        n = add(moves, n, from, to, code, us);
-                    } else {
-                        moves[n++] = Move.normal(from, to);
-                    }
+                        if (k >= mr) {
+                            continue;
                         }
-                    } else {
-                        if ((c & 1) != us && k < cr && (!restricted || allowed(to, pin, ksq, nCheckers, ev, st))) {
-                            if (promoting) {
-                        n = add(moves, n, from, to, code, us);
-                    } else {
-                        moves[n++] = Move.normal(from, to);
+                    } else if ((c & 1) == us || k >= cr) {
+                        break;
                     }
+                    if (!restricted || allowed(to, pin, ksq, nCheckers, ev, st)) {
+                        if (e == to) {
+                            moves[n++] = Move.normal(from, to);
+                        } else {
+                            n = addPromotions(moves, n, from, to, code, e >> MoveTables.RAY_FLAG_SHIFT);
                         }
+                    }
+                    if (c != 0) {
                         break;
                     }
                 }
@@ -880,7 +873,8 @@ public final class Position {
         for (int j = tb[idx++]; j > 0; j--, idx += 2) {
             int to = tb[idx], info = tb[idx + 1];
             int c = board[to];
-            boolean ok = c == 0 ? (info & 1) != 0 && (info < 4 || board[(info >> 2) - 1] == 0)
+            boolean ok = c == 0 ? (info & 1) != 0 && (info < 1 << MoveTables.LEAP_MIDDLE_SHIFT
+                    || board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] == 0)
                     : (c & 1) == them && (info & 2) != 0;
             if (ok && !attacked(to, them)) {
                 moves[n++] = Move.normal(from, to);
@@ -890,7 +884,7 @@ public final class Position {
             int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
             idx += 3;
             for (int k = 0; k < len; k++) {
-                int to = tb[idx + k];
+                int to = tb[idx + k] & MoveTables.RAY_SQUARE;
                 int c = board[to];
                 if (c == 0) {
                     if (k < mr && !attacked(to, them)) {
@@ -909,22 +903,14 @@ public final class Position {
         return n;
     }
 
-    /** Emits a board move, with its promotion choices and without the non-promotion where promotion is forced. */
-    private int add(int[] moves, int n, int from, int to, int code, int us) {
-        int type = (code >> 1) - 1;
-        int[] promo = promotions[type];
-        if (promo.length != 0) {
-            boolean[] zone = t.zone;
-            if (zone[us * squares + to] || (promoteOnTouch && zone[us * squares + from])) {
-                for (int p : promo) {
-                    moves[n++] = Move.promotion(from, to, p);
-                }
-                if (t.forced[code * squares + to]) {
-                    return n;
-                }
-            }
+    /** Emits a move that may promote: each promotion choice, and the plain move unless promotion is forced. */
+    private int addPromotions(int[] moves, int n, int from, int to, int code, int bits) {
+        for (int p : promotions[(code >> 1) - 1]) {
+            moves[n++] = Move.promotion(from, to, p);
         }
-        moves[n++] = Move.normal(from, to);
+        if ((bits & MoveTables.MUST_PROMOTE) == 0) {
+            moves[n++] = Move.normal(from, to);
+        }
         return n;
     }
 
@@ -1048,7 +1034,7 @@ public final class Position {
             int cr = tb[idx + 1], len = tb[idx + 2];
             idx += 3;
             for (int k = 0; k < len && k < cr; k++) {
-                int s = tb[idx + k];
+                int s = tb[idx + k] & MoveTables.RAY_SQUARE;
                 mark[s] = st;
                 if (board[s] != 0) {
                     break;

@@ -12,8 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code koma bench perft}: single-threaded perft speed from every start position. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmarks. 'bench perft' times single-threaded perft from the start positions",
-                "(best of --runs runs, after one warm-up) and prints nodes, time and nodes per second."})
+        description = {"Benchmarks. 'bench perft' times single-threaded perft from the start positions "
+                + "(best of --runs runs, after one warm-up) and prints nodes, time and nodes per second."})
 public final class BenchCommand implements Callable<Integer> {
     /** Default depth per rule set: a few seconds each on a desktop core. */
     static final List<Object[]> DEFAULT = List.of(
@@ -36,6 +36,12 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         if (!what.equals("perft")) {
             throw new IllegalArgumentException("unknown benchmark '" + what + "'; available: perft");
+        }
+        if (variant != null) {
+            RuleSet.of(variant); // refuses an unknown identifier, naming the known ones
+        }
+        if (depth != null && (depth < 1 || depth > 30)) {
+            throw new IllegalArgumentException("--depth must be from 1 to 30, got " + depth);
         }
         long totalNodes = 0, totalNs = 0;
         for (Object[] d : DEFAULT) {

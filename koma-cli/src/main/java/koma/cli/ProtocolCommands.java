@@ -24,8 +24,8 @@ final class ProtocolCommands {
 
     /** UCI for every rule set (chosen with UCI_Variant). */
     @Command(name = "uci", mixinStandardHelpOptions = true,
-            description = {"Speaks UCI on standard input/output, for every rule set: choose one with",
-                    "'setoption name UCI_Variant value <chess|shodo|shodo-deathmatch|washogi|washogi-drops|shogi>'."})
+            description = {"Speaks UCI on standard input/output, for every rule set: choose one with "
+                    + "'setoption name UCI_Variant value <chess|shodo|shodo-deathmatch|washogi|washogi-drops|shogi>'."})
     static final class Uci implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {

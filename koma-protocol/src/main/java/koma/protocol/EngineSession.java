@@ -117,7 +117,7 @@ public final class EngineSession {
         out.println("id name " + NAME);
         out.println("id author the Koma developers");
         if (dialect == Dialect.UCI) {
-            out.println("option name UCI_Variant type combo default " + rules.id + " "
+            out.println("option name UCI_Variant type combo default chess "
                     + String.join(" ", RuleSet.IDS.stream().map(v -> "var " + v).toList()));
         }
         out.println(ok);
@@ -141,7 +141,8 @@ public final class EngineSession {
             }
             rules = RuleSet.of(value);
             position = Position.start(rules);
-        } else {
+        } else if (!name.startsWith("USI_")) {
+            // USI_Hash and USI_Ponder are sent by every shogi GUI; they take effect with the search
             error("unknown option '" + name + "' ignored");
         }
     }

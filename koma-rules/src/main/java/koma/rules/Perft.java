@@ -38,10 +38,10 @@ public final class Perft {
 
     private long walk(int depth) {
         int[] moves = buffers[depth];
-        int n = pos.legalMoves(moves);
         if (depth == 1) {
-            return n;
+            return pos.countLegal(moves);
         }
+        int n = pos.legalMoves(moves);
         long total = 0;
         for (int i = 0; i < n; i++) {
             pos.doMove(moves[i]);

@@ -22,6 +22,14 @@ public final class Position {
     private final int types;
 
     final int[] board;
+    /** Bitboards per piece code and per colour, kept only when the rule set has {@link Bitboards}. */
+    private final Bitboards bbt;
+    private final long[] bb;
+    private final long[] colorBB = new long[2];
+    private final long[] pinLine = new long[64];
+    /** Codes of each colour that attack by jumps (bitboard attack detection). */
+    private final int[][] jumpCodes = new int[2][];
+    private final int[] smallBuf = new int[16];
     private final int[] hand;
     private final int[][] plist = new int[2][];
     private final int[] pcount = new int[2];
@@ -71,6 +79,25 @@ public final class Position {
         this.squares = g.squares;
         this.types = rs.pieceCount();
         this.board = new int[squares];
+        this.bbt = rs.bitboards;
+        this.bb = new long[(types + 1) * 2];
+        for (int c = 0; c < 2; c++) {
+            int[] list = new int[types];
+            int k = 0;
+            for (int ty = 0; ty < types; ty++) {
+                int code = MoveTables.code(c, ty);
+                if (bbt != null) {
+                    long any = 0;
+                    for (int sq = 0; sq < squares; sq++) {
+                        any |= bbt.jumpAttackFrom[code * 64 + sq];
+                    }
+                    if (any != 0) {
+                        list[k++] = code;
+                    }
+                }
+            }
+            jumpCodes[c] = java.util.Arrays.copyOf(list, k);
+        }
         this.hand = new int[2 * types];
         this.pindex = new int[squares];
         this.plist[0] = new int[squares];
@@ -138,6 +165,8 @@ public final class Position {
             p.kingSq[c] = kingSq[c];
         }
         System.arraycopy(pindex, 0, p.pindex, 0, squares);
+        System.arraycopy(bb, 0, p.bb, 0, bb.length);
+        System.arraycopy(colorBB, 0, p.colorBB, 0, 2);
         System.arraycopy(castleMask, 0, p.castleMask, 0, squares);
         System.arraycopy(castleKingFrom, 0, p.castleKingFrom, 0, 4);
         System.arraycopy(castleKingTo, 0, p.castleKingTo, 0, 4);
@@ -396,6 +425,10 @@ public final class Position {
     private void addPiece(int sq, int code) {
         int c = MoveTables.color(code);
         board[sq] = code;
+        if (bbt != null) {
+            bb[code] |= 1L << sq;
+            colorBB[c] |= 1L << sq;
+        }
         pindex[sq] = pcount[c];
         plist[c][pcount[c]++] = sq;
         if (MoveTables.type(code) == rs.royalType) {
@@ -405,6 +438,10 @@ public final class Position {
 
     private void removePiece(int sq) {
         int c = MoveTables.color(board[sq]);
+        if (bbt != null) {
+            bb[board[sq]] &= ~(1L << sq);
+            colorBB[c] &= ~(1L << sq);
+        }
         int last = plist[c][--pcount[c]];
         int idx = pindex[sq];
         plist[c][idx] = last;
@@ -416,12 +453,26 @@ public final class Position {
         int code = board[from];
         board[to] = code;
         board[from] = 0;
+        if (bbt != null) {
+            long fromTo = 1L << from | 1L << to;
+            bb[code] ^= fromTo;
+            colorBB[code & 1] ^= fromTo;
+        }
         int idx = pindex[from];
         plist[MoveTables.color(code)][idx] = to;
         pindex[to] = idx;
         if (MoveTables.type(code) == rs.royalType) {
             kingSq[MoveTables.color(code)] = to;
         }
+    }
+
+    /** Changes the piece on an occupied square to another of the same colour (promotion and its undo). */
+    private void setCode(int sq, int code) {
+        if (bbt != null) {
+            bb[board[sq]] &= ~(1L << sq);
+            bb[code] |= 1L << sq;
+        }
+        board[sq] = code;
     }
 
     // ------------------------------------------------------------------ make / unmake
@@ -485,7 +536,7 @@ public final class Position {
             int type = MoveTables.type(code);
             if (kind == Move.PROMOTION) {
                 code = MoveTables.code(us, Move.type(move));
-                board[to] = code;
+                setCode(to, code);
             }
             k ^= Zobrist.piece(code, to);
             if (kind == Move.CASTLING) {
@@ -534,7 +585,7 @@ public final class Position {
             hand[us * types + Move.type(move)]++;
         } else {
             int from = Move.from(move);
-            board[to] = uMoved[sp];
+            setCode(to, uMoved[sp]);
             movePiece(to, from);
             if (kind == Move.CASTLING) {
                 int i = us * 2 + (to > from ? 0 : 1);
@@ -693,6 +744,16 @@ public final class Position {
      * and the drop-mate ban.
      */
     public int legalMoves(int[] moves) {
+        return bbt != null ? generateBitboard(moves) : generateByTables(moves);
+    }
+
+    /** Whether this position generates with bitboards (boards of at most 64 squares without drops). */
+    boolean usesBitboards() {
+        return bbt != null;
+    }
+
+    /** The table-walk generator, for every rule set (and a cross-check of the bitboard one in tests). */
+    int generateByTables(int[] moves) {
         final int us = side, them = us ^ 1;
         final int[] board = this.board;
         final int lv = level;
@@ -1058,6 +1119,190 @@ public final class Position {
         level--;
         undoMove();
         return replies == 0;
+    }
+
+    /** The number of legal moves (perft leaves); on bitboard rule sets counted without listing them. */
+    public int countLegal(int[] scratch) {
+        return bbt != null ? generateBitboard(null) : legalMoves(scratch);
+    }
+
+    // ------------------------------------------------------------------ bitboard generation (<= 64 squares, no drops)
+
+    /**
+     * Legal moves with bitboards: writes them into {@code moves}, or only counts them when {@code moves} is
+     * null. Same rules as the table walk of {@link #legalMoves}: checkers and pins from bit scans along the
+     * eight lines and jump masks, evasion and pin masks on the targets, promotions counted per target.
+     */
+    private int generateBitboard(int[] moves) {
+        final Bitboards b = bbt;
+        final int us = side, them = us ^ 1;
+        final long own = colorBB[us], enemy = colorBB[them], occ = own | enemy, empty = ~occ;
+        final int ksq = kingSq[us];
+        long evasion = -1L, pinned = 0;
+        int nCheckers = 0;
+        if (ksq >= 0) {
+            long jumpCheckers = 0;
+            for (int c : jumpCodes[them]) {
+                jumpCheckers |= bb[c] & b.jumpAttackFrom[c * 64 + ksq];
+            }
+            long checkers = jumpCheckers, block = 0;
+            for (int d = 0; d < 8; d++) {
+                int od = Geometry.OPPOSITE[d];
+                if (t.maxAttackRange[them * 8 + od] == 0 || (b.ray[ksq * 8 + d] & enemy) == 0) {
+                    continue;
+                }
+                int b1 = b.firstBlocker(ksq, d, occ);
+                if (b1 < 0) {
+                    continue;
+                }
+                int c1 = board[b1];
+                if ((c1 & 1) == them) {
+                    if (t.attackRange[c1 * 8 + od] >= g.distance(ksq, b1)) {
+                        checkers |= 1L << b1;
+                        block = b.ray[ksq * 8 + d] & ~b.ray[b1 * 8 + d];
+                    }
+                } else if (t.maxAttackRange[them * 8 + od] > 1) {
+                    int b2 = b.firstBlocker(b1, d, occ);
+                    if (b2 >= 0) {
+                        int c2 = board[b2];
+                        if ((c2 & 1) == them && t.attackRange[c2 * 8 + od] >= g.distance(ksq, b2)) {
+                            pinned |= 1L << b1;
+                            pinLine[b1] = b.ray[ksq * 8 + d] & ~b.ray[b2 * 8 + d];
+                        }
+                    }
+                }
+            }
+            nCheckers = Long.bitCount(checkers);
+            lastCheckers = nCheckers;
+            if (nCheckers == 1) {
+                evasion = (checkers & jumpCheckers) != 0 ? checkers : block;
+            }
+            int kc = board[ksq];
+            long targets = (b.leapMove[kc * 64 + ksq] & empty) | (b.leapCapture[kc * 64 + ksq] & enemy);
+            if (b.slides[kc]) {
+                targets |= slideTargets(kc, ksq, occ, empty, enemy);
+            }
+            long occNoKing = occ ^ 1L << ksq;
+            int n = 0;
+            for (; targets != 0; targets &= targets - 1) {
+                int to = Long.numberOfTrailingZeros(targets);
+                if (!attackedBitboard(to, them, occNoKing)) {
+                    if (moves != null) {
+                        moves[n] = Move.normal(ksq, to);
+                    }
+                    n++;
+                }
+            }
+            if (nCheckers >= 2) {
+                return n;
+            }
+            return otherMoves(moves, n, own & ~(1L << ksq), occ, empty, enemy, evasion, pinned, nCheckers);
+        }
+        lastCheckers = 0;
+        return otherMoves(moves, 0, own, occ, empty, enemy, evasion, pinned, 0);
+    }
+
+    private int otherMoves(int[] moves, int n, long pieces, long occ, long empty, long enemy, long evasion,
+                           long pinned, int nCheckers) {
+        final Bitboards b = bbt;
+        for (; pieces != 0; pieces &= pieces - 1) {
+            int from = Long.numberOfTrailingZeros(pieces);
+            int code = board[from];
+            int ci = code * 64 + from;
+            long targets = (b.leapMove[ci] & empty) | (b.leapCapture[ci] & enemy);
+            long lame = b.lameTarget[ci];
+            if (lame != 0 && (b.lameMiddle[ci] & occ) == 0) {
+                targets |= lame & empty;
+            }
+            if (b.slides[code]) {
+                targets |= slideTargets(code, from, occ, empty, enemy);
+            }
+            targets &= evasion;
+            if ((pinned >>> from & 1) != 0) {
+                targets &= pinLine[from];
+            }
+            if (targets == 0) {
+                continue;
+            }
+            long promo = b.promotionZone[ci] & targets;
+            if (moves == null) {
+                n += Long.bitCount(targets);
+                if (promo != 0) {
+                    n += Long.bitCount(promo) * b.promotionChoices[code] - Long.bitCount(promo & b.forcedZone[ci]);
+                }
+                continue;
+            }
+            for (; targets != 0; targets &= targets - 1) {
+                int to = Long.numberOfTrailingZeros(targets);
+                if ((promo >>> to & 1) == 0) {
+                    moves[n++] = Move.normal(from, to);
+                } else {
+                    n = addPromotions(moves, n, from, to, code,
+                            (b.forcedZone[ci] >>> to & 1) != 0 ? MoveTables.MUST_PROMOTE : 0);
+                }
+            }
+        }
+        int[] buf = moves != null ? moves : smallBuf;
+        int at = moves != null ? n : 0;
+        int before = at;
+        if (ep >= 0) {
+            at = enPassantMoves(buf, at, side);
+        }
+        if (rs.castling && nCheckers == 0 && castling != 0) {
+            at = castlingMoves(buf, at, side, side ^ 1);
+        }
+        return n + (at - before);
+    }
+
+    /** Targets of the slides (two or more squares) of a piece, cut at their move and capture ranges. */
+    private long slideTargets(int code, int from, long occ, long empty, long enemy) {
+        final Bitboards b = bbt;
+        if (b.fast[code]) {
+            int fi = (code * 64 + from) * 2;
+            long reach = 0;
+            if (b.familyMask[fi] != 0) {
+                reach = b.lineAttacks(from, 0, occ) & b.familyMask[fi];
+            }
+            if (b.familyMask[fi + 1] != 0) {
+                reach |= b.lineAttacks(from, 1, occ) & b.familyMask[fi + 1];
+            }
+            return reach & (empty | enemy);
+        }
+        long out = 0;
+        for (int d = 0; d < 8; d++) {
+            int mr = b.slideMove[code * 8 + d], cr = b.slideCapture[code * 8 + d];
+            if ((mr | cr) == 0) {
+                continue;
+            }
+            long reach = b.slideReach(from, d, occ);
+            int base = (from * 8 + d) * 65;
+            out |= (reach & empty & b.rayPrefix[base + mr]) | (reach & enemy & b.rayPrefix[base + cr]);
+        }
+        return out;
+    }
+
+    /** {@link #attacked} on bitboards, with a given occupancy (the moving king taken off). */
+    private boolean attackedBitboard(int sq, int by, long occ) {
+        final Bitboards b = bbt;
+        for (int c : jumpCodes[by]) {
+            if ((bb[c] & b.jumpAttackFrom[c * 64 + sq]) != 0) {
+                return true;
+            }
+        }
+        for (int d = 0; d < 8; d++) {
+            int od = Geometry.OPPOSITE[d];
+            if (t.maxAttackRange[by * 8 + od] == 0 || (b.ray[sq * 8 + d] & colorBB[by]) == 0) {
+                continue;
+            }
+            int b1 = b.firstBlocker(sq, d, occ);
+            if (b1 >= 0) {
+                int c = board[b1];
+                if ((c & 1) == by && t.attackRange[c * 8 + od] >= g.distance(sq, b1)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Number of pieces giving check in the last {@link #legalMoves} call (0, 1 or 2+); for evaluation hooks. */

@@ -56,6 +56,8 @@ public final class RuleSet {
     /** Index of the royal type, or -1 (deathmatch). */
     public final int royalType;
     final MoveTables tables;
+    /** The bitboard form of the tables on boards of at most 64 squares without drops, else null. */
+    final Bitboards bitboards;
 
     RuleSet(String id, String name, Geometry geometry, List<PieceType> pieces, String startFen, boolean sfen,
             boolean castling, Promotion promotion, boolean drops, EndRules endRules) {
@@ -77,6 +79,7 @@ public final class RuleSet {
         }
         this.royalType = royal;
         this.tables = new MoveTables(this);
+        this.bitboards = Bitboards.applies(this) ? new Bitboards(this) : null;
     }
 
     /** The built-in rule set with this identifier; throws IllegalArgumentException naming the known ones. */

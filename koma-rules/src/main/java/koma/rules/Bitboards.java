@@ -1,0 +1,231 @@
+package koma.rules;
+
+/**
+ * The move tables of a rule set on at most 64 squares without drops (chess, Shodo, deathmatch) as 64-bit
+ * bitboards, compiled from the same Betza tables as {@link MoveTables}. They let {@link Position} find
+ * checkers, pins and targets with a few masks and bit scans, and count leaf moves with popcounts (perft).
+ * All arrays are flat: {@code [code * 64 + sq]}, {@code [sq * 8 + d]}.
+ */
+final class Bitboards {
+    /** Leap targets (steps and jumps, not lame) that may move to an empty square / capture. */
+    final long[] leapMove, leapCapture;
+    /** The one lame leap of a piece on a square (e.g. the pawn's double step): target and the square it needs empty. */
+    final long[] lameTarget, lameMiddle;
+    /** jumpAttackFrom[code * 64 + sq]: squares from which that piece captures on sq by a jump (not a line step). */
+    final long[] jumpAttackFrom;
+    /** Full rays from each square in each line direction. */
+    final long[] ray;
+    /** rayPrefix[(sq * 8 + d) * 65 + r]: the first r squares of the ray (r up to 64). */
+    final long[] rayPrefix;
+    /** Slide ranges of a code in direction d (0 = none), for slides that reach two or more squares. */
+    final int[] slideMove, slideCapture;
+    /** Whether a code has any slide of two or more squares. */
+    final boolean[] slides;
+    /** Promotion: the squares where a move of the code may promote (arrival), where it must, and the choices. */
+    final long[] promotionZone, forcedZone;
+    final int[] promotionChoices;
+    /**
+     * Line attacks by table: for each square and each of the two line families (orthogonal, diagonal), the
+     * relevant occupancy mask and, indexed by {@code Long.compress(occ, mask)} (PEXT), the squares reached.
+     */
+    final long[] lineMask = new long[64 * 2];
+    final int[] lineOffset = new int[64 * 2];
+    final long[] lineTable;
+    /** Per code and square: the squares of its unlimited slides in each family (0 = none), for {@link #fast}. */
+    final long[] familyMask;
+    /** Codes whose slides are all unlimited with the same move and capture range: table lookups suffice. */
+    final boolean[] fast;
+    /** Whether the promotion trigger is touching the zone (start or end) rather than arrival. */
+    final boolean touch;
+    final long[] zone;
+
+    static boolean applies(RuleSet rs) {
+        if (rs.geometry.squares > 64 || rs.drops) {
+            return false;
+        }
+        MoveTables t = rs.tables;
+        for (int code = 2; code < t.codes; code++) {
+            for (int sq = 0; sq < t.squares; sq++) {
+                int idx = t.genAt[code * t.squares + sq];
+                int lame = 0;
+                for (int j = t.gen[idx++]; j > 0; j--, idx += 2) {
+                    if (t.gen[idx + 1] >= 1 << MoveTables.LEAP_MIDDLE_SHIFT) {
+                        lame++;
+                    }
+                }
+                if (lame > 1) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    Bitboards(RuleSet rs) {
+        MoveTables t = rs.tables;
+        Geometry g = rs.geometry;
+        int n = g.squares, codes = t.codes;
+        leapMove = new long[codes * 64];
+        leapCapture = new long[codes * 64];
+        lameTarget = new long[codes * 64];
+        lameMiddle = new long[codes * 64];
+        jumpAttackFrom = new long[codes * 64];
+        ray = new long[64 * 8];
+        rayPrefix = new long[64 * 8 * 65];
+        slideMove = new int[codes * 8];
+        slideCapture = new int[codes * 8];
+        slides = new boolean[codes];
+        promotionZone = new long[codes * 64];
+        forcedZone = new long[codes * 64];
+        promotionChoices = new int[codes];
+        touch = rs.promotion.trigger() == RuleSet.PromotionTrigger.TOUCH;
+        zone = new long[2];
+        for (int sq = 0; sq < n; sq++) {
+            for (int c = 0; c < 2; c++) {
+                if (t.zone[c * n + sq]) {
+                    zone[c] |= 1L << sq;
+                }
+            }
+            for (int d = 0; d < 8; d++) {
+                int[] r = g.ray(sq, d);
+                long acc = 0;
+                rayPrefix[(sq * 8 + d) * 65] = 0;
+                for (int k = 0; k < 64; k++) {
+                    if (k < r.length) {
+                        acc |= 1L << r[k];
+                    }
+                    rayPrefix[(sq * 8 + d) * 65 + k + 1] = acc;
+                }
+                ray[sq * 8 + d] = acc;
+            }
+        }
+        int total = 0;
+        for (int sq = 0; sq < n; sq++) {
+            for (int f = 0; f < 2; f++) {
+                long mask = 0;
+                for (int d = f * 4; d < f * 4 + 4; d++) {
+                    int[] r = g.ray(sq, d);
+                    for (int k = 0; k + 1 < r.length; k++) {
+                        mask |= 1L << r[k];
+                    }
+                }
+                lineMask[sq * 2 + f] = mask;
+                lineOffset[sq * 2 + f] = total;
+                total += 1 << Long.bitCount(mask);
+            }
+        }
+        lineTable = new long[total];
+        for (int sq = 0; sq < n; sq++) {
+            for (int f = 0; f < 2; f++) {
+                long mask = lineMask[sq * 2 + f];
+                for (int i = 0; i < 1 << Long.bitCount(mask); i++) {
+                    long occ = Long.expand(i, mask);
+                    long att = 0;
+                    for (int d = f * 4; d < f * 4 + 4; d++) {
+                        att |= slideReach(sq, d, occ);
+                    }
+                    lineTable[lineOffset[sq * 2 + f] + i] = att;
+                }
+            }
+        }
+        familyMask = new long[codes * 64 * 2];
+        fast = new boolean[codes];
+        for (int code = 2; code < codes; code++) {
+            PieceType p = rs.piece(MoveTables.type(code));
+            promotionChoices[code] = p.promotions().length;
+            for (int sq = 0; sq < n; sq++) {
+                int idx = t.genAt[code * n + sq];
+                for (int j = t.gen[idx++]; j > 0; j--, idx += 2) {
+                    int to = t.gen[idx], info = t.gen[idx + 1];
+                    long bit = 1L << to;
+                    if (info >= 1 << MoveTables.LEAP_MIDDLE_SHIFT) {
+                        lameTarget[code * 64 + sq] |= bit;
+                        lameMiddle[code * 64 + sq] |= 1L << ((info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1);
+                    } else {
+                        if ((info & 1) != 0) {
+                            leapMove[code * 64 + sq] |= bit;
+                        }
+                        if ((info & 2) != 0) {
+                            leapCapture[code * 64 + sq] |= bit;
+                            if (g.direction(sq, to) < 0 || g.distance(sq, to) > 1) {
+                                jumpAttackFrom[code * 64 + to] |= 1L << sq;
+                            }
+                        }
+                    }
+                    if ((info & MoveTables.PROMOTES) != 0) {
+                        promotionZone[code * 64 + sq] |= bit;
+                    }
+                    if ((info & MoveTables.MUST_PROMOTE) != 0) {
+                        forcedZone[code * 64 + sq] |= bit;
+                    }
+                }
+                for (int r = t.gen[idx++]; r > 0; r--) {
+                    int mr = t.gen[idx], cr = t.gen[idx + 1], len = t.gen[idx + 2];
+                    idx += 3;
+                    int d = g.direction(sq, t.gen[idx] & MoveTables.RAY_SQUARE);
+                    slideMove[code * 8 + d] = Math.min(mr, 64);
+                    slideCapture[code * 8 + d] = Math.min(cr, 64);
+                    slides[code] = true;
+                    for (int k = 0; k < len; k++) {
+                        int e = t.gen[idx + k];
+                        long bit = 1L << (e & MoveTables.RAY_SQUARE);
+                        int bits = e >> MoveTables.RAY_FLAG_SHIFT;
+                        if ((bits & MoveTables.PROMOTES) != 0) {
+                            promotionZone[code * 64 + sq] |= bit;
+                        }
+                        if ((bits & MoveTables.MUST_PROMOTE) != 0) {
+                            forcedZone[code * 64 + sq] |= bit;
+                        }
+                    }
+                    idx += len;
+                }
+            }
+            boolean allUnlimited = true;
+            for (int d = 0; d < 8; d++) {
+                int mr = slideMove[code * 8 + d], cr = slideCapture[code * 8 + d];
+                if ((mr | cr) != 0 && (mr != cr || mr < Math.max(g.files, g.ranks))) {
+                    allUnlimited = false;
+                }
+            }
+            fast[code] = allUnlimited;
+            for (int sq = 0; sq < n; sq++) {
+                for (int d = 0; d < 8; d++) {
+                    if (slideMove[code * 8 + d] != 0) {
+                        familyMask[(code * 64 + sq) * 2 + d / 4] |= ray[sq * 8 + d];
+                    }
+                }
+            }
+        }
+    }
+
+    /** Squares reached along every line of one family (0 orthogonal, 1 diagonal) from sq, by table. */
+    long lineAttacks(int sq, int family, long occ) {
+        int i = sq * 2 + family;
+        return lineTable[lineOffset[i] + (int) Long.compress(occ, lineMask[i])];
+    }
+
+    /** True when direction d runs toward higher square indices (its first blocker is the lowest bit). */
+    static boolean ascending(int d) {
+        return Geometry.DY[d] > 0 || (Geometry.DY[d] == 0 && Geometry.DX[d] > 0);
+    }
+
+    /** The nearest occupied square from sq in direction d, or -1. */
+    int firstBlocker(int sq, int d, long occ) {
+        long b = ray[sq * 8 + d] & occ;
+        if (b == 0) {
+            return -1;
+        }
+        return ascending(d) ? Long.numberOfTrailingZeros(b) : 63 - Long.numberOfLeadingZeros(b);
+    }
+
+    /** Squares a slide from sq in direction d reaches on the occupancy: up to and including the first blocker. */
+    long slideReach(int sq, int d, long occ) {
+        long r = ray[sq * 8 + d];
+        long b = r & occ;
+        if (b == 0) {
+            return r;
+        }
+        int first = ascending(d) ? Long.numberOfTrailingZeros(b) : 63 - Long.numberOfLeadingZeros(b);
+        return r ^ ray[first * 8 + d];
+    }
+}

@@ -7,10 +7,20 @@ package koma.rules;
  * All arrays are flat: {@code [code * 64 + sq]}, {@code [sq * 8 + d]}.
  */
 final class Bitboards {
-    /** Leap targets (steps and jumps, not lame) that may move to an empty square / capture. */
-    final long[] leapMove, leapCapture;
-    /** The one lame leap of a piece on a square (e.g. the pawn's double step): target and the square it needs empty. */
-    final long[] lameTarget, lameMiddle;
+    /**
+     * Everything about one piece code on one square, interleaved for locality: {@code piece[(code * 64 + sq) *
+     * STRIDE + field]} with the fields below.
+     */
+    final long[] piece;
+    static final int STRIDE = 8;
+    /** Leap targets (steps and jumps, not lame) that may move to an empty square / may capture. */
+    static final int LEAP_MOVE = 0, LEAP_CAPTURE = 1;
+    /** The one lame leap (e.g. the pawn's double step): its target and the square it needs empty. */
+    static final int LAME_TARGET = 2, LAME_MIDDLE = 3;
+    /** Targets where the move may promote, and where it must. */
+    static final int PROMOTION_ZONE = 4, FORCED_ZONE = 5;
+    /** The squares of the piece's unlimited slides in the orthogonal and the diagonal family. */
+    static final int ORTHOGONAL = 6, DIAGONAL = 7;
     /** jumpAttackFrom[code * 64 + sq]: squares from which that piece captures on sq by a jump (not a line step). */
     final long[] jumpAttackFrom;
     /** Full rays from each square in each line direction. */
@@ -21,8 +31,7 @@ final class Bitboards {
     final int[] slideMove, slideCapture;
     /** Whether a code has any slide of two or more squares. */
     final boolean[] slides;
-    /** Promotion: the squares where a move of the code may promote (arrival), where it must, and the choices. */
-    final long[] promotionZone, forcedZone;
+    /** Number of promotion choices of a code. */
     final int[] promotionChoices;
     /**
      * Line attacks by table: for each square and each of the two line families (orthogonal, diagonal), the
@@ -31,8 +40,6 @@ final class Bitboards {
     final long[] lineMask = new long[64 * 2];
     final int[] lineOffset = new int[64 * 2];
     final long[] lineTable;
-    /** Per code and square: the squares of its unlimited slides in each family (0 = none), for {@link #fast}. */
-    final long[] familyMask;
     /** Codes whose slides are all unlimited with the same move and capture range: table lookups suffice. */
     final boolean[] fast;
     /** Whether the promotion trigger is touching the zone (start or end) rather than arrival. */
@@ -65,18 +72,13 @@ final class Bitboards {
         MoveTables t = rs.tables;
         Geometry g = rs.geometry;
         int n = g.squares, codes = t.codes;
-        leapMove = new long[codes * 64];
-        leapCapture = new long[codes * 64];
-        lameTarget = new long[codes * 64];
-        lameMiddle = new long[codes * 64];
+        piece = new long[codes * 64 * STRIDE];
         jumpAttackFrom = new long[codes * 64];
         ray = new long[64 * 8];
         rayPrefix = new long[64 * 8 * 65];
         slideMove = new int[codes * 8];
         slideCapture = new int[codes * 8];
         slides = new boolean[codes];
-        promotionZone = new long[codes * 64];
-        forcedZone = new long[codes * 64];
         promotionChoices = new int[codes];
         touch = rs.promotion.trigger() == RuleSet.PromotionTrigger.TOUCH;
         zone = new long[2];
@@ -128,7 +130,6 @@ final class Bitboards {
                 }
             }
         }
-        familyMask = new long[codes * 64 * 2];
         fast = new boolean[codes];
         for (int code = 2; code < codes; code++) {
             PieceType p = rs.piece(MoveTables.type(code));
@@ -139,24 +140,24 @@ final class Bitboards {
                     int to = t.gen[idx], info = t.gen[idx + 1];
                     long bit = 1L << to;
                     if (info >= 1 << MoveTables.LEAP_MIDDLE_SHIFT) {
-                        lameTarget[code * 64 + sq] |= bit;
-                        lameMiddle[code * 64 + sq] |= 1L << ((info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1);
+                        piece[(code * 64 + sq) * STRIDE + LAME_TARGET] |= bit;
+                        piece[(code * 64 + sq) * STRIDE + LAME_MIDDLE] |= 1L << ((info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1);
                     } else {
                         if ((info & 1) != 0) {
-                            leapMove[code * 64 + sq] |= bit;
+                            piece[(code * 64 + sq) * STRIDE + LEAP_MOVE] |= bit;
                         }
                         if ((info & 2) != 0) {
-                            leapCapture[code * 64 + sq] |= bit;
+                            piece[(code * 64 + sq) * STRIDE + LEAP_CAPTURE] |= bit;
                             if (g.direction(sq, to) < 0 || g.distance(sq, to) > 1) {
                                 jumpAttackFrom[code * 64 + to] |= 1L << sq;
                             }
                         }
                     }
                     if ((info & MoveTables.PROMOTES) != 0) {
-                        promotionZone[code * 64 + sq] |= bit;
+                        piece[(code * 64 + sq) * STRIDE + PROMOTION_ZONE] |= bit;
                     }
                     if ((info & MoveTables.MUST_PROMOTE) != 0) {
-                        forcedZone[code * 64 + sq] |= bit;
+                        piece[(code * 64 + sq) * STRIDE + FORCED_ZONE] |= bit;
                     }
                 }
                 for (int r = t.gen[idx++]; r > 0; r--) {
@@ -171,10 +172,10 @@ final class Bitboards {
                         long bit = 1L << (e & MoveTables.RAY_SQUARE);
                         int bits = e >> MoveTables.RAY_FLAG_SHIFT;
                         if ((bits & MoveTables.PROMOTES) != 0) {
-                            promotionZone[code * 64 + sq] |= bit;
+                            piece[(code * 64 + sq) * STRIDE + PROMOTION_ZONE] |= bit;
                         }
                         if ((bits & MoveTables.MUST_PROMOTE) != 0) {
-                            forcedZone[code * 64 + sq] |= bit;
+                            piece[(code * 64 + sq) * STRIDE + FORCED_ZONE] |= bit;
                         }
                     }
                     idx += len;
@@ -191,7 +192,7 @@ final class Bitboards {
             for (int sq = 0; sq < n; sq++) {
                 for (int d = 0; d < 8; d++) {
                     if (slideMove[code * 8 + d] != 0) {
-                        familyMask[(code * 64 + sq) * 2 + d / 4] |= ray[sq * 8 + d];
+                        piece[(code * 64 + sq) * STRIDE + (d < 4 ? ORTHOGONAL : DIAGONAL)] |= ray[sq * 8 + d];
                     }
                 }
             }

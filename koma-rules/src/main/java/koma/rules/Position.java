@@ -1146,29 +1146,30 @@ public final class Position {
                 jumpCheckers |= bb[c] & b.jumpAttackFrom[c * 64 + ksq];
             }
             long checkers = jumpCheckers, block = 0;
-            for (int d = 0; d < 8; d++) {
-                int od = Geometry.OPPOSITE[d];
-                if (t.maxAttackRange[them * 8 + od] == 0 || (b.ray[ksq * 8 + d] & enemy) == 0) {
-                    continue;
+            // the first piece on each line from the king: enemy ones may check, own ones may be pinned
+            long firstOrth = b.lineAttacks(ksq, 0, occ), firstDiag = b.lineAttacks(ksq, 1, occ);
+            long first = firstOrth | firstDiag;
+            for (long hits = first & enemy; hits != 0; hits &= hits - 1) {
+                int h = Long.numberOfTrailingZeros(hits);
+                int d = g.direction(ksq, h);
+                if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[d]] >= g.distance(ksq, h)) {
+                    checkers |= 1L << h;
+                    block = b.ray[ksq * 8 + d] & ~b.ray[h * 8 + d];
                 }
-                int b1 = b.firstBlocker(ksq, d, occ);
-                if (b1 < 0) {
-                    continue;
-                }
-                int c1 = board[b1];
-                if ((c1 & 1) == them) {
-                    if (t.attackRange[c1 * 8 + od] >= g.distance(ksq, b1)) {
-                        checkers |= 1L << b1;
-                        block = b.ray[ksq * 8 + d] & ~b.ray[b1 * 8 + d];
-                    }
-                } else if (t.maxAttackRange[them * 8 + od] > 1) {
-                    int b2 = b.firstBlocker(b1, d, occ);
-                    if (b2 >= 0) {
-                        int c2 = board[b2];
-                        if ((c2 & 1) == them && t.attackRange[c2 * 8 + od] >= g.distance(ksq, b2)) {
-                            pinned |= 1L << b1;
-                            pinLine[b1] = b.ray[ksq * 8 + d] & ~b.ray[b2 * 8 + d];
-                        }
+            }
+            long shields = first & own;
+            if (shields != 0) {
+                long open = occ & ~shields;
+                long behind = ((b.lineAttacks(ksq, 0, open) & ~firstOrth) | (b.lineAttacks(ksq, 1, open) & ~firstDiag))
+                        & enemy;
+                for (; behind != 0; behind &= behind - 1) {
+                    int h = Long.numberOfTrailingZeros(behind);
+                    int d = g.direction(ksq, h);
+                    if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[d]] >= g.distance(ksq, h)) {
+                        long line = b.ray[ksq * 8 + d] & ~b.ray[h * 8 + d];
+                        int shield = Long.numberOfTrailingZeros(line & shields);
+                        pinned |= 1L << shield;
+                        pinLine[shield] = line;
                     }
                 }
             }
@@ -1178,7 +1179,8 @@ public final class Position {
                 evasion = (checkers & jumpCheckers) != 0 ? checkers : block;
             }
             int kc = board[ksq];
-            long targets = (b.leapMove[kc * 64 + ksq] & empty) | (b.leapCapture[kc * 64 + ksq] & enemy);
+            int ki = (kc * 64 + ksq) * Bitboards.STRIDE;
+            long targets = (b.piece[ki + Bitboards.LEAP_MOVE] & empty) | (b.piece[ki + Bitboards.LEAP_CAPTURE] & enemy);
             if (b.slides[kc]) {
                 targets |= slideTargets(kc, ksq, occ, empty, enemy);
             }
@@ -1208,10 +1210,11 @@ public final class Position {
         for (; pieces != 0; pieces &= pieces - 1) {
             int from = Long.numberOfTrailingZeros(pieces);
             int code = board[from];
-            int ci = code * 64 + from;
-            long targets = (b.leapMove[ci] & empty) | (b.leapCapture[ci] & enemy);
-            long lame = b.lameTarget[ci];
-            if (lame != 0 && (b.lameMiddle[ci] & occ) == 0) {
+            int ci = (code * 64 + from) * Bitboards.STRIDE;
+            final long[] pt = b.piece;
+            long targets = (pt[ci + Bitboards.LEAP_MOVE] & empty) | (pt[ci + Bitboards.LEAP_CAPTURE] & enemy);
+            long lame = pt[ci + Bitboards.LAME_TARGET];
+            if (lame != 0 && (pt[ci + Bitboards.LAME_MIDDLE] & occ) == 0) {
                 targets |= lame & empty;
             }
             if (b.slides[code]) {
@@ -1224,11 +1227,11 @@ public final class Position {
             if (targets == 0) {
                 continue;
             }
-            long promo = b.promotionZone[ci] & targets;
+            long promo = pt[ci + Bitboards.PROMOTION_ZONE] & targets;
             if (moves == null) {
                 n += Long.bitCount(targets);
                 if (promo != 0) {
-                    n += Long.bitCount(promo) * b.promotionChoices[code] - Long.bitCount(promo & b.forcedZone[ci]);
+                    n += Long.bitCount(promo) * b.promotionChoices[code] - Long.bitCount(promo & pt[ci + Bitboards.FORCED_ZONE]);
                 }
                 continue;
             }
@@ -1238,7 +1241,7 @@ public final class Position {
                     moves[n++] = Move.normal(from, to);
                 } else {
                     n = addPromotions(moves, n, from, to, code,
-                            (b.forcedZone[ci] >>> to & 1) != 0 ? MoveTables.MUST_PROMOTE : 0);
+                            (pt[ci + Bitboards.FORCED_ZONE] >>> to & 1) != 0 ? MoveTables.MUST_PROMOTE : 0);
                 }
             }
         }
@@ -1258,13 +1261,14 @@ public final class Position {
     private long slideTargets(int code, int from, long occ, long empty, long enemy) {
         final Bitboards b = bbt;
         if (b.fast[code]) {
-            int fi = (code * 64 + from) * 2;
+            int fi = (code * 64 + from) * Bitboards.STRIDE;
+            long orth = b.piece[fi + Bitboards.ORTHOGONAL], diag = b.piece[fi + Bitboards.DIAGONAL];
             long reach = 0;
-            if (b.familyMask[fi] != 0) {
-                reach = b.lineAttacks(from, 0, occ) & b.familyMask[fi];
+            if (orth != 0) {
+                reach = b.lineAttacks(from, 0, occ) & orth;
             }
-            if (b.familyMask[fi + 1] != 0) {
-                reach |= b.lineAttacks(from, 1, occ) & b.familyMask[fi + 1];
+            if (diag != 0) {
+                reach |= b.lineAttacks(from, 1, occ) & diag;
             }
             return reach & (empty | enemy);
         }
@@ -1289,17 +1293,11 @@ public final class Position {
                 return true;
             }
         }
-        for (int d = 0; d < 8; d++) {
-            int od = Geometry.OPPOSITE[d];
-            if (t.maxAttackRange[by * 8 + od] == 0 || (b.ray[sq * 8 + d] & colorBB[by]) == 0) {
-                continue;
-            }
-            int b1 = b.firstBlocker(sq, d, occ);
-            if (b1 >= 0) {
-                int c = board[b1];
-                if ((c & 1) == by && t.attackRange[c * 8 + od] >= g.distance(sq, b1)) {
-                    return true;
-                }
+        long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & colorBB[by];
+        for (; hits != 0; hits &= hits - 1) {
+            int h = Long.numberOfTrailingZeros(hits);
+            if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[g.direction(sq, h)]] >= g.distance(sq, h)) {
+                return true;
             }
         }
         return false;

@@ -1008,16 +1008,22 @@ public final class Position {
             int kf = castleKingFrom[i], kt = castleKingTo[i], rf = castleRookFrom[i];
             int lo = Math.min(kf, rf), hi = Math.max(kf, rf);
             boolean clear = true;
-            for (int s = lo + 1; s < hi && clear; s++) {
-                clear = board[s] == 0;
+            if (bbt != null) {
+                long between = (1L << hi) - (2L << lo);
+                clear = ((colorBB[0] | colorBB[1]) & between) == 0;
+            } else {
+                for (int s = lo + 1; s < hi && clear; s++) {
+                    clear = board[s] == 0;
+                }
             }
             if (!clear) {
                 continue;
             }
             int step = kt > kf ? 1 : -1;
             boolean safe = true;
+            long occ = colorBB[0] | colorBB[1];
             for (int s = kf + step; safe; s += step) {
-                safe = !attacked(s, them);
+                safe = bbt != null ? !attackedBitboard(s, them, occ) : !attacked(s, them);
                 if (s == kt) {
                     break;
                 }

@@ -42,26 +42,24 @@ class LargeBoardTest {
         // rook on f6 of an empty 12x12 board: 11 squares on its rank + 11 on its file; kings far away in corners
         Position p = Position.fromFen(rules(), "k11/12/12/12/12/12/5R6/12/12/12/12/11K w - - 0 1");
         assertFalse(p.usesBitboards(), "144 squares are beyond the bitboard generator");
-        int rookMoves = 0;
-        for (int m : p.legalMoves()) {
-            if (p.typeAt(Move.from(m)) == rules().typeOf("R")) {
-                rookMoves++;
-            }
-        }
-        assertEquals(22, rookMoves);
+        assertEquals(22, movesOf(p, "R"));
     }
 
     @Test
     void leaperCountsOnTheLargeBoard() {
         // K (8) + N (8) + A (4) + D (4) = 24 destinations from the middle of the board
-        Position p = Position.fromFen(rules(), "k11/12/12/12/12/12/5L6/12/12/12/12/11K w - - 0 1");
+        assertEquals(24, movesOf(Position.fromFen(rules(), "k11/12/12/12/12/12/5L6/12/12/12/12/11K w - - 0 1"), "L"));
+    }
+
+    /** Legal moves of the pieces with this letter. */
+    static int movesOf(Position p, String letter) {
         int n = 0;
         for (int m : p.legalMoves()) {
-            if (p.typeAt(Move.from(m)) == rules().typeOf("L")) {
+            if (p.typeAt(Move.from(m)) == p.ruleSet().typeOf(letter)) {
                 n++;
             }
         }
-        assertEquals(24, n);
+        return n;
     }
 
     @Test

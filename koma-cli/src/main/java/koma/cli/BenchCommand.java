@@ -3,6 +3,7 @@ package koma.cli;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import koma.engine.Bench;
 import koma.rules.Perft;
 import koma.rules.Position;
 import koma.rules.RuleSet;
@@ -12,7 +13,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code koma bench perft}: single-threaded perft speed from every start position. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmarks. 'bench perft' times single-threaded perft from the start positions "
+        description = {"Benchmarks. 'bench' (or 'bench search') searches a fixed list of positions of every rule set "
+                + "to fixed depths and prints the total node count (the search's signature, quoted as 'Bench: N' in "
+                + "commits) and nodes per second. 'bench perft' times single-threaded perft from the start positions "
                 + "(best of --runs runs, after one warm-up) and prints nodes, time and nodes per second."})
 public final class BenchCommand implements Callable<Integer> {
     /** Default depth per rule set: a few seconds each on a desktop core. */
@@ -20,8 +23,12 @@ public final class BenchCommand implements Callable<Integer> {
             new Object[]{"chess", 6}, new Object[]{"shogi", 5}, new Object[]{"washogi", 4},
             new Object[]{"washogi-drops", 4}, new Object[]{"shodo", 5}, new Object[]{"shodo-deathmatch", 5});
 
-    @Parameters(index = "0", arity = "0..1", description = "What to benchmark: perft.", defaultValue = "perft")
+    @Parameters(index = "0", arity = "0..1", description = "What to benchmark: search (default) or perft.",
+            defaultValue = "search")
     String what;
+
+    @Option(names = "--hash", defaultValue = "16", description = "Hash table megabytes for the search benchmark.")
+    int hash;
 
     @Option(names = {"-v", "--variant"}, description = "Only this rule set.", completionCandidates = Variants.class)
     String variant;
@@ -34,8 +41,16 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (what.equals("search")) {
+            Bench.Result r = Bench.run(hash, System.out::println);
+            System.out.println();
+            System.out.println("Total time (ms) : " + r.timeMs());
+            System.out.println("Nodes searched  : " + r.nodes());
+            System.out.println("Nodes/second    : " + r.nps());
+            return 0;
+        }
         if (!what.equals("perft")) {
-            throw new IllegalArgumentException("unknown benchmark '" + what + "'; available: perft");
+            throw new IllegalArgumentException("unknown benchmark '" + what + "'; available: search, perft");
         }
         if (variant != null) {
             RuleSet.of(variant); // refuses an unknown identifier, naming the known ones

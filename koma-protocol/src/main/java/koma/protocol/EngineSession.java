@@ -6,6 +6,12 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Locale;
 
+import koma.engine.Limits;
+import koma.engine.Search;
+import koma.engine.SearchInfo;
+import koma.engine.TimeManager;
+import koma.engine.TranspositionTable;
+import koma.rules.Move;
 import koma.rules.Perft;
 import koma.rules.Position;
 import koma.rules.RuleSet;
@@ -37,6 +43,13 @@ public final class EngineSession {
     private final PrintStream out;
     private RuleSet rules;
     private Position position;
+    public static final int DEFAULT_HASH_MB = 16;
+    private final TranspositionTable tt = new TranspositionTable(DEFAULT_HASH_MB);
+    private final TimeManager timeManager = new TimeManager(30);
+    /** The searcher for the current rule set, made on first use. */
+    private Search search;
+    private Thread searchThread;
+    private boolean searchInfinite;
 
     public EngineSession(Dialect dialect, PrintStream out) {
         this.dialect = dialect;
@@ -48,10 +61,19 @@ public final class EngineSession {
     /** Reads commands until {@code quit} or end of input. */
     public void run(BufferedReader in) throws IOException {
         String line;
+        boolean quit = false;
         while ((line = readLine(in)) != null) {
             if (!handle(line)) {
+                quit = true;
                 break;
             }
+        }
+        if (!quit) {
+            // end of input: a bounded search still finishes and reports its move; an infinite one is stopped
+            if (searchInfinite) {
+                stopSearch();
+            }
+            waitForSearch();
         }
         out.flush();
     }
@@ -93,13 +115,25 @@ public final class EngineSession {
                 case "usi" -> identify("usiok");
                 case "isready" -> out.println("readyok");
                 case "setoption" -> setOption(w);
-                case "ucinewgame", "usinewgame" -> position = Position.start(rules);
-                case "position" -> position(w);
-                case "go" -> go(w);
+                case "ucinewgame", "usinewgame" -> {
+                    waitForSearch();
+                    tt.clear();
+                    position = Position.start(rules);
+                }
+                case "position" -> {
+                    waitForSearch();
+                    position(w);
+                }
+                case "go" -> {
+                    waitForSearch();
+                    go(w);
+                }
                 case "d" -> display();
-                case "stop", "ponderhit", "gameover" -> {
+                case "stop" -> stopSearch();
+                case "ponderhit", "gameover" -> {
                 }
                 case "quit" -> {
+                    stopSearch();
                     return false;
                 }
                 default -> error("unknown command '" + w[0] + "'");
@@ -116,6 +150,8 @@ public final class EngineSession {
     private void identify(String ok) {
         out.println("id name " + NAME);
         out.println("id author the Koma developers");
+        out.println("option name " + (dialect == Dialect.USI ? "USI_Hash" : "Hash") + " type spin default "
+                + DEFAULT_HASH_MB + " min 1 max 4096");
         if (dialect == Dialect.UCI) {
             out.println("option name UCI_Variant type combo default chess "
                     + String.join(" ", RuleSet.IDS.stream().map(v -> "var " + v).toList()));
@@ -139,8 +175,16 @@ public final class EngineSession {
                 throw new IllegalArgumentException("setoption UCI_Variant: unknown rule set '" + value + "'; known: "
                         + String.join(", ", RuleSet.IDS));
             }
+            waitForSearch();
             rules = RuleSet.of(value);
             position = Position.start(rules);
+            search = null;
+        } else if (name.equalsIgnoreCase("Hash") || name.equalsIgnoreCase("USI_Hash")) {
+            if (!value.matches("\\d{1,4}") || Integer.parseInt(value) < 1 || Integer.parseInt(value) > 4096) {
+                throw new IllegalArgumentException("setoption " + name + ": expected megabytes from 1 to 4096, got '" + value + "'");
+            }
+            waitForSearch();
+            tt.resize(Integer.parseInt(value));
         } else if (!name.startsWith("USI_")) {
             // USI_Hash and USI_Ponder are sent by every shogi GUI; they take effect with the search
             error("unknown option '" + name + "' ignored");
@@ -196,8 +240,116 @@ public final class EngineSession {
             perft(Integer.parseInt(w[2]));
             return;
         }
-        error("search is not available yet; 'go perft N' works");
-        out.println(dialect == Dialect.USI ? "bestmove resign" : "bestmove 0000");
+        Limits limits = limits(w);
+        searchInfinite = limits.infinite();
+        if (search == null) {
+            search = new Search(rules, tt);
+        }
+        Search searcher = search;
+        Position root = position.copy();
+        searchThread = new Thread(() -> {
+            Search.Result r = searcher.search(root, limits, timeManager, info -> out.println(infoLine(root, info)));
+            String best = r.bestMove() == Move.NONE ? (dialect == Dialect.USI ? "resign" : "0000")
+                    : MoveNotation.format(root, r.bestMove(), dialect.style());
+            String ponder = "";
+            if (r.bestMove() != Move.NONE && r.ponderMove() != Move.NONE) {
+                root.doMove(r.bestMove());
+                ponder = " ponder " + MoveNotation.format(root, r.ponderMove(), dialect.style());
+                root.undoMove();
+            }
+            out.println("bestmove " + best + ponder);
+            out.flush();
+        }, "koma-search");
+        searchThread.start();
+    }
+
+    /** Reads the {@code go} parameters; USI's btime is the first player's clock, UCI's wtime is. */
+    private Limits limits(String[] w) {
+        long t0 = -1, t1 = -1, i0 = 0, i1 = 0, byoyomi = 0, moveTime = -1, nodes = -1;
+        int movesToGo = 0, depth = 0;
+        boolean infinite = false;
+        for (int i = 1; i < w.length; i++) {
+            String k = w[i];
+            if (k.equals("infinite") || k.equals("ponder")) {
+                infinite = true;
+                continue;
+            }
+            if (i + 1 >= w.length) {
+                throw new IllegalArgumentException("go: '" + k + "' needs a value");
+            }
+            String v = w[++i];
+            if (!v.matches("-?\\d{1,12}")) {
+                throw new IllegalArgumentException("go " + k + ": expected a number, got '" + v + "'");
+            }
+            long x = Long.parseLong(v);
+            boolean first = dialect == Dialect.USI ? k.startsWith("b") : k.startsWith("w");
+            switch (k) {
+                case "wtime", "btime" -> {
+                    if (first) {
+                        t0 = Math.max(0, x);
+                    } else {
+                        t1 = Math.max(0, x);
+                    }
+                }
+                case "winc", "binc" -> {
+                    if (first) {
+                        i0 = Math.max(0, x);
+                    } else {
+                        i1 = Math.max(0, x);
+                    }
+                }
+                case "movestogo" -> movesToGo = (int) Math.max(0, Math.min(x, 1000));
+                case "byoyomi" -> byoyomi = Math.max(0, x);
+                case "movetime" -> moveTime = Math.max(1, x);
+                case "depth" -> depth = (int) Math.max(1, Math.min(x, 100));
+                case "nodes" -> nodes = Math.max(1, x);
+                case "mate" -> depth = (int) Math.max(1, Math.min(2 * x, 100));
+                default -> throw new IllegalArgumentException("go: unknown parameter '" + k + "'");
+            }
+        }
+        return new Limits(t0, t1, i0, i1, movesToGo, byoyomi, moveTime, depth, nodes, infinite);
+    }
+
+    /** An {@code info} line; USI counts mate in plies, UCI in moves. */
+    private String infoLine(Position root, SearchInfo info) {
+        StringBuilder sb = new StringBuilder("info depth ").append(info.depth()).append(" seldepth ").append(info.selDepth());
+        if (dialect == Dialect.UCI) {
+            sb.append(" multipv ").append(info.multiPv());
+        }
+        if (info.mateIn() != 0) {
+            int plies = Search.MATE - Math.abs(info.score());
+            sb.append(" score mate ").append(dialect == Dialect.USI ? (info.score() > 0 ? plies : -plies) : info.mateIn());
+        } else {
+            sb.append(" score cp ").append(info.score());
+        }
+        sb.append(" nodes ").append(info.nodes()).append(" nps ").append(info.nps()).append(" hashfull ")
+                .append(info.hashfull()).append(" time ").append(info.timeMs()).append(" pv");
+        Position p = root.copy();
+        for (int m : info.pv()) {
+            sb.append(' ').append(MoveNotation.format(p, m, dialect.style()));
+            p.doMove(m);
+        }
+        return sb.toString();
+    }
+
+    private void stopSearch() {
+        if (search != null) {
+            search.stop();
+        }
+        waitForSearch();
+    }
+
+    /** Waits for a running search to finish (it has been told to stop, or it ends by its limits). */
+    private void waitForSearch() {
+        Thread t = searchThread;
+        if (t != null) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            searchThread = null;
+        }
     }
 
     private void perft(int depth) {

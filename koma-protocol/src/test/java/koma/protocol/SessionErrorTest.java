@@ -155,7 +155,7 @@ class SessionErrorTest {
         "setoption name UCI_Variant",
         "setoption UCI_Variant value chess",
         "setoption",
-        "setoption name Hash value 16",
+        "setoption name Hash value 0",
     })
     void badSetoption(String command) {
         singleError(Dialect.UCI, command);
@@ -177,15 +177,27 @@ class SessionErrorTest {
         assertEquals("go perft: expected a depth from 1 to 99", singleError(Dialect.USI, command));
     }
 
-    // Without a search, plain 'go' reports an error and still answers with a null move so a GUI is not left waiting.
+    // 'go' searches: info lines, then a legal best move, in each dialect; the session still answers isready.
     @Test
-    void goWithoutPerftAnswersWithANullMove() {
-        String uci = Transcript.uci("go depth 5", "isready");
-        assertTrue(uci.startsWith(PREFIX), uci);
-        assertTrue(uci.endsWith("\nbestmove 0000\nreadyok\n"), uci);
-        String usi = Transcript.usi("go btime 1000 wtime 1000", "isready");
-        assertTrue(usi.startsWith(PREFIX), usi);
-        assertTrue(usi.endsWith("\nbestmove resign\nreadyok\n"), usi);
+    void goSearchesAndAnswersWithALegalMove() {
+        String uci = Transcript.uci("go depth 3", "isready");
+        assertTrue(uci.contains("info depth 3 "), uci);
+        String best = uci.lines().filter(l -> l.startsWith("bestmove ")).findFirst().orElseThrow().split(" ")[1];
+        koma.rules.Position start = koma.rules.Position.start(koma.rules.RuleSet.of("chess"));
+        koma.rules.notation.MoveNotation.parseUci(start, best);
+        assertTrue(uci.contains("readyok"), uci);
+        String usi = Transcript.usi("go btime 1000 wtime 1000 byoyomi 100", "isready");
+        String usiBest = usi.lines().filter(l -> l.startsWith("bestmove ")).findFirst().orElseThrow().split(" ")[1];
+        koma.rules.notation.MoveNotation.parseUsi(koma.rules.Position.start(koma.rules.RuleSet.of("shogi")), usiBest);
+    }
+
+    // A bad 'go' parameter is refused with a message naming it, and no search starts.
+    @Test
+    void goWithABadParameterIsRefused() {
+        String out = Transcript.uci("go depth x", "go wibble 5", "isready");
+        assertTrue(out.contains("go depth: expected a number, got 'x'"), out);
+        assertTrue(out.contains("go: unknown parameter 'wibble'"), out);
+        assertTrue(!out.contains("bestmove"), out);
     }
 
     @Test

@@ -27,6 +27,7 @@ class SessionTranscriptTest {
         assertEquals("""
                 id name Koma 0.1.0
                 id author the Koma developers
+                option name Hash type spin default 16 min 1 max 4096
                 option name UCI_Variant type combo default chess var chess var shogi var washogi var washogi-drops \
                 var shodo var shodo-deathmatch
                 uciok
@@ -53,6 +54,7 @@ class SessionTranscriptTest {
         assertEquals("""
                 id name Koma 0.1.0
                 id author the Koma developers
+                option name USI_Hash type spin default 16 min 1 max 4096
                 usiok
                 """, Transcript.usi("usi"));
     }

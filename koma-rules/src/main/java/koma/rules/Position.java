@@ -374,6 +374,19 @@ public final class Position {
         return back >= 1 && back <= sp ? uMove[sp - back] : Move.NONE;
     }
 
+    /** The key of the position {@code back} plies ago on this object (1 = before the last move), for repetition. */
+    public long keyBack(int back) {
+        return uKey[sp - back];
+    }
+
+    /**
+     * True when the rule set's insufficient-material list (RULES.md 1.7, 5.7, 3.6) declares the position dead:
+     * the game is drawn whatever is played.
+     */
+    public boolean isDeadPosition() {
+        return Material.insufficient(this, rs.endRules.material());
+    }
+
     public boolean isEmpty(int sq) {
         return board[sq] == 0;
     }

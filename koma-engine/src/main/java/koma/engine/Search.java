@@ -1,0 +1,473 @@
+package koma.engine;
+
+import java.util.function.Consumer;
+
+import koma.rules.Move;
+import koma.rules.Outcome;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+
+/**
+ * Alpha-beta search shared by every rule set: iterative deepening, principal-variation search with a
+ * transposition table, quiescence on captures and promotions, move ordering (hash move, MVV-LVA, killers,
+ * history), null-move pruning, late-move reductions, check extensions, mate scores, and the end rules of
+ * RULES.md inside the tree (repetition with the shogi family's perpetual-check loss, the 50-move rule,
+ * dead positions, extinction, stalemate as draw or loss). Buffers are allocated once; the search allocates
+ * nothing per node.
+ */
+public final class Search {
+    public static final int INFINITE = 32000, MATE = 31000, MATE_BOUND = 30000;
+    static final int MAX_PLY = 128;
+
+    private final RuleSet rs;
+    private final Evaluation eval;
+    private final TranspositionTable tt;
+    private Position pos;
+    private final int[][] moves = new int[MAX_PLY + 1][];
+    private final int[][] scores = new int[MAX_PLY + 1][];
+    private final int[][] pv = new int[MAX_PLY + 1][MAX_PLY + 1];
+    private final int[] pvLength = new int[MAX_PLY + 1];
+    private final int[][] killers = new int[MAX_PLY + 1][2];
+    private final int[] history;
+    /** checkAt[ply]: the side to move at that ply is in check (for perpetual-check detection). */
+    private final boolean[] checkAt = new boolean[MAX_PLY + 2];
+    private final int squares;
+    private final boolean perpetualLoses;
+    private final boolean stalemateLoses;
+    private final int moveRulePlies;
+
+    private volatile boolean stop;
+    private long nodes;
+    private long nodeLimit;
+    private long deadline;
+    private long softDeadline;
+    private long startMs;
+    private int selDepth;
+    private int rootPly;
+
+    public Search(RuleSet rs, TranspositionTable tt) {
+        this.rs = rs;
+        this.eval = new Evaluation(rs);
+        this.tt = tt;
+        this.squares = rs.geometry.squares;
+        Position probe = Position.start(rs);
+        for (int i = 0; i <= MAX_PLY; i++) {
+            moves[i] = probe.newMoveBuffer();
+            scores[i] = new int[moves[i].length];
+        }
+        this.history = new int[(rs.pieceCount() + 1) * 2 * squares];
+        this.perpetualLoses = rs.endRules.repetition().perpetualCheckLoses();
+        this.stalemateLoses = rs.endRules.stalemate() == Outcome.LOSS;
+        int claim = rs.endRules.moveRule().claimPlies();
+        this.moveRulePlies = claim > 0 ? claim : rs.endRules.moveRule().autoPlies();
+    }
+
+    public Evaluation evaluation() {
+        return eval;
+    }
+
+    /** Asks a running search to stop as soon as possible; it still reports its best move. */
+    public void stop() {
+        stop = true;
+    }
+
+    public long nodes() {
+        return nodes;
+    }
+
+    /** The result of a search: best move, score for the side to move, and the node count. */
+    public record Result(int bestMove, int ponderMove, int score, long nodes, int depth) {
+    }
+
+    /**
+     * Searches the position (which it plays moves on and restores) within the limits, reporting each finished
+     * iteration to {@code listener}. Returns {@link Move#NONE} as best move when there is no legal move.
+     */
+    public Result search(Position position, Limits limits, TimeManager time, Consumer<SearchInfo> listener) {
+        this.pos = position;
+        stop = false;
+        nodes = 0;
+        startMs = System.currentTimeMillis();
+        long[] budget = time.budget(limits, position.sideToMove());
+        softDeadline = budget[0] < 0 ? Long.MAX_VALUE : startMs + budget[0];
+        deadline = budget[1] < 0 ? Long.MAX_VALUE : startMs + budget[1];
+        nodeLimit = limits.nodes() > 0 ? limits.nodes() : Long.MAX_VALUE;
+        int maxDepth = limits.depth() > 0 ? Math.min(limits.depth(), MAX_PLY - 1) : MAX_PLY - 1;
+        rootPly = 0;
+        for (int[] k : killers) {
+            k[0] = k[1] = Move.NONE;
+        }
+        java.util.Arrays.fill(history, 0);
+        int[] rootMoves = position.legalMoves();
+        if (rootMoves.length == 0) {
+            return new Result(Move.NONE, Move.NONE, position.inCheck() || stalemateLoses ? -MATE : 0, 0, 0);
+        }
+        int best = rootMoves[0], ponder = Move.NONE, bestScore = -INFINITE, reached = 0;
+        for (int depth = 1; depth <= maxDepth; depth++) {
+            selDepth = 0;
+            int alpha = -INFINITE, beta = INFINITE, delta = 35;
+            if (depth >= 5 && Math.abs(bestScore) < MATE_BOUND) {
+                alpha = bestScore - delta;
+                beta = bestScore + delta;
+            }
+            int score;
+            while (true) {
+                score = search(depth, alpha, beta, 0, true);
+                if (stop) {
+                    break;
+                }
+                if (score <= alpha) {
+                    alpha = Math.max(-INFINITE, alpha - delta);
+                } else if (score >= beta) {
+                    beta = Math.min(INFINITE, beta + delta);
+                } else {
+                    break;
+                }
+                delta += delta / 2 + 10;
+            }
+            if (stop && depth > 1) {
+                break;
+            }
+            if (pvLength[0] > 0) {
+                best = pv[0][0];
+                ponder = pvLength[0] > 1 ? pv[0][1] : Move.NONE;
+            }
+            bestScore = score;
+            reached = depth;
+            long elapsed = System.currentTimeMillis() - startMs;
+            if (listener != null) {
+                int[] line = java.util.Arrays.copyOf(pv[0], pvLength[0]);
+                int mateIn = Math.abs(score) >= MATE_BOUND
+                        ? (score > 0 ? (MATE - score + 1) / 2 : -(MATE + score) / 2) : 0;
+                listener.accept(new SearchInfo(depth, Math.max(selDepth, depth), 1, score, mateIn, nodes, elapsed,
+                        line, tt.hashfull()));
+            }
+            if (stop || System.currentTimeMillis() >= softDeadline || nodes >= nodeLimit) {
+                break;
+            }
+            if (Math.abs(score) >= MATE_BOUND && depth > 2 * (MATE - Math.abs(score)) + 2 && limits.depth() == 0
+                    && !limits.infinite()) {
+                break;
+            }
+        }
+        return new Result(best, ponder, bestScore, nodes, reached);
+    }
+
+    private boolean timeUp() {
+        if ((nodes & 1023) == 0 && System.currentTimeMillis() >= deadline) {
+            stop = true;
+        }
+        if (nodes >= nodeLimit) {
+            stop = true;
+        }
+        return stop;
+    }
+
+    /** Draw, loss or nothing by the end rules that apply inside the tree; Integer.MIN_VALUE for "play on". */
+    private int ruleScore(int ply) {
+        int us = pos.sideToMove();
+        if (rs.endRules.extinction() && pos.pieceCount(us) == 0) {
+            return -MATE + ply;
+        }
+        if (moveRulePlies > 0 && pos.halfmoveClock() >= moveRulePlies) {
+            return 0;
+        }
+        // repetition: the same key 4, 8, ... plies back (positions between could only repeat with the same side)
+        int back = Math.min(pos.historyLength(), rs.drops ? pos.historyLength() : pos.halfmoveClock());
+        long key = pos.key();
+        for (int i = 4; i <= back; i += 2) {
+            if (pos.keyBack(i) == key) {
+                if (perpetualLoses && i <= ply) {
+                    // every move of the side not to move in the cycle gave check: it loses
+                    boolean allChecks = true;
+                    for (int j = 1; j <= i; j += 2) {
+                        allChecks &= checkAt[ply - j + 1];
+                    }
+                    if (allChecks) {
+                        return MATE - ply;
+                    }
+                    boolean weCheck = true;
+                    for (int j = 2; j <= i; j += 2) {
+                        weCheck &= checkAt[ply - j + 1];
+                    }
+                    if (weCheck) {
+                        return -MATE + ply;
+                    }
+                }
+                return 0;
+            }
+        }
+        if (pos.pieceCount(0) + pos.pieceCount(1) <= 6 && pos.isDeadPosition()) {
+            return 0;
+        }
+        return Integer.MIN_VALUE;
+    }
+
+    private int search(int depth, int alpha, int beta, int ply, boolean nullAllowed) {
+        pvLength[ply] = 0;
+        boolean inCheck = pos.inCheck();
+        checkAt[ply] = inCheck;
+        if (ply > 0) {
+            int rule = ruleScore(ply);
+            if (rule != Integer.MIN_VALUE) {
+                return rule;
+            }
+            // mate-distance pruning
+            alpha = Math.max(alpha, -MATE + ply);
+            beta = Math.min(beta, MATE - ply - 1);
+            if (alpha >= beta) {
+                return alpha;
+            }
+        }
+        if (inCheck && ply < MAX_PLY - 1) {
+            depth++;
+        }
+        if (depth <= 0 || ply >= MAX_PLY - 1) {
+            return quiesce(alpha, beta, ply);
+        }
+        nodes++;
+        if (timeUp()) {
+            return 0;
+        }
+        selDepth = Math.max(selDepth, ply);
+        boolean pvNode = beta - alpha > 1;
+        long key = pos.key();
+        long entry = tt.probe(key);
+        int ttMove = Move.NONE;
+        if (entry != 0) {
+            ttMove = TranspositionTable.moveOf(entry);
+            int ttScore = fromTt(TranspositionTable.scoreOf(entry), ply);
+            int bound = TranspositionTable.boundOf(entry);
+            if (!pvNode && ply > 0 && TranspositionTable.depthOf(entry) >= depth
+                    && (bound == TranspositionTable.BOUND_EXACT
+                    || (bound == TranspositionTable.BOUND_LOWER && ttScore >= beta)
+                    || (bound == TranspositionTable.BOUND_UPPER && ttScore <= alpha))) {
+                return ttScore;
+            }
+        }
+        int staticEval = inCheck ? -INFINITE : eval.evaluate(pos);
+        // reverse futility: far above beta near the leaves
+        if (!pvNode && !inCheck && depth <= 3 && Math.abs(beta) < MATE_BOUND && staticEval - 120 * depth >= beta) {
+            return staticEval;
+        }
+        // null move: not in check, not right after another, and with pieces beyond pawns to avoid zugzwang
+        if (nullAllowed && !pvNode && !inCheck && depth >= 3 && staticEval >= beta && hasPieces()) {
+            int r = 2 + depth / 4;
+            pos.doNullMove();
+            checkAt[ply + 1] = false;
+            int score = -search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            pos.undoNullMove();
+            if (stop) {
+                return 0;
+            }
+            if (score >= beta) {
+                return score >= MATE_BOUND ? beta : score;
+            }
+        }
+        int[] list = moves[ply];
+        int n = pos.legalMoves(list);
+        if (n == 0) {
+            return inCheck || stalemateLoses ? -MATE + ply : 0;
+        }
+        orderMoves(list, scores[ply], n, ttMove, ply);
+        int bestScore = -INFINITE, bestMove = Move.NONE, origAlpha = alpha;
+        for (int i = 0; i < n; i++) {
+            int m = pickNext(list, scores[ply], i, n);
+            boolean quiet = isQuiet(m);
+            pos.doMove(m);
+            int score;
+            int newDepth = depth - 1;
+            if (i == 0) {
+                score = -search(newDepth, -beta, -alpha, ply + 1, true);
+            } else {
+                int reduction = 0;
+                if (quiet && depth >= 3 && i >= 3 && !inCheck && m != killers[ply][0] && m != killers[ply][1]) {
+                    reduction = 1 + (i >= 8 ? 1 : 0) + (depth >= 8 && i >= 16 ? 1 : 0);
+                    if (pvNode) {
+                        reduction--;
+                    }
+                }
+                score = -search(newDepth - reduction, -alpha - 1, -alpha, ply + 1, true);
+                if (score > alpha && reduction > 0) {
+                    score = -search(newDepth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if (score > alpha && score < beta) {
+                    score = -search(newDepth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            pos.undoMove();
+            if (stop) {
+                return 0;
+            }
+            if (score > bestScore) {
+                bestScore = score;
+                bestMove = m;
+                if (score > alpha) {
+                    alpha = score;
+                    pv[ply][0] = m;
+                    System.arraycopy(pv[ply + 1], 0, pv[ply], 1, pvLength[ply + 1]);
+                    pvLength[ply] = pvLength[ply + 1] + 1;
+                    if (score >= beta) {
+                        if (quiet) {
+                            if (killers[ply][0] != m) {
+                                killers[ply][1] = killers[ply][0];
+                                killers[ply][0] = m;
+                            }
+                            int h = historyIndex(m);
+                            history[h] = Math.min(history[h] + depth * depth, 1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        int bound = bestScore >= beta ? TranspositionTable.BOUND_LOWER
+                : bestScore > origAlpha ? TranspositionTable.BOUND_EXACT : TranspositionTable.BOUND_UPPER;
+        tt.store(key, bestMove, toTt(bestScore, ply), depth, bound);
+        return bestScore;
+    }
+
+    private int quiesce(int alpha, int beta, int ply) {
+        pvLength[ply] = 0;
+        nodes++;
+        if (timeUp()) {
+            return 0;
+        }
+        selDepth = Math.max(selDepth, ply);
+        boolean inCheck = pos.inCheck();
+        checkAt[ply] = inCheck;
+        int[] list = moves[ply];
+        int n = pos.legalMoves(list);
+        if (n == 0) {
+            if (rs.endRules.extinction() && pos.pieceCount(pos.sideToMove()) == 0) {
+                return -MATE + ply;
+            }
+            return inCheck || stalemateLoses ? -MATE + ply : 0;
+        }
+        int standPat = -INFINITE;
+        if (!inCheck) {
+            standPat = eval.evaluate(pos);
+            if (standPat >= beta || ply >= MAX_PLY - 1) {
+                return standPat;
+            }
+            alpha = Math.max(alpha, standPat);
+        }
+        // in check every evasion is searched; otherwise captures and promotions only
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int m = list[i];
+            if (inCheck || !isQuiet(m)) {
+                list[k++] = m;
+            }
+        }
+        orderMoves(list, scores[ply], k, Move.NONE, ply);
+        int best = inCheck ? -MATE + ply : standPat;
+        for (int i = 0; i < k; i++) {
+            int m = pickNext(list, scores[ply], i, k);
+            if (inCheck && Move.isDrop(m) && i > 0 && best > -MATE_BOUND) {
+                continue; // blocking drops after a first evasion: keep quiescence small
+            }
+            pos.doMove(m);
+            int score = -quiesce(-beta, -alpha, ply + 1);
+            pos.undoMove();
+            if (stop) {
+                return 0;
+            }
+            if (score > best) {
+                best = score;
+                if (score > alpha) {
+                    alpha = score;
+                    if (score >= beta) {
+                        break;
+                    }
+                }
+            }
+        }
+        return best;
+    }
+
+    private boolean hasPieces() {
+        int us = pos.sideToMove();
+        if (rs.drops) {
+            return true;
+        }
+        int big = 0;
+        for (int i = 0; i < pos.pieceCount(us); i++) {
+            int type = pos.typeAt(pos.pieceSquare(us, i));
+            if (!rs.piece(type).pawn() && !rs.piece(type).royal()) {
+                big++;
+            }
+        }
+        return big >= (rs.royalType >= 0 ? 1 : 3);
+    }
+
+    private boolean isQuiet(int m) {
+        int kind = Move.kind(m);
+        if (kind == Move.PROMOTION || kind == Move.EN_PASSANT) {
+            return false;
+        }
+        return kind == Move.DROP || pos.isEmpty(Move.to(m));
+    }
+
+    private int historyIndex(int m) {
+        int type = Move.isDrop(m) ? Move.type(m) : pos.typeAt(Move.from(m));
+        return (((type + 1) << 1) | pos.sideToMove()) * squares + Move.to(m);
+    }
+
+    /** Scores moves for ordering: hash move, captures by victim then attacker, promotions, killers, history. */
+    private void orderMoves(int[] list, int[] sc, int n, int ttMove, int ply) {
+        for (int i = 0; i < n; i++) {
+            int m = list[i];
+            int s;
+            if (m == ttMove) {
+                s = 1 << 30;
+            } else if (Move.kind(m) == Move.DROP) {
+                s = history[historyIndex(m)] - 1000;
+            } else {
+                int to = Move.to(m);
+                int attacker = eval.value(pos.typeAt(Move.from(m)));
+                if (!pos.isEmpty(to) || Move.kind(m) == Move.EN_PASSANT) {
+                    int victim = pos.isEmpty(to) ? eval.value(pos.typeAt(Move.from(m))) : eval.value(pos.typeAt(to));
+                    s = (1 << 28) + victim * 16 - attacker / 16;
+                } else if (Move.kind(m) == Move.PROMOTION) {
+                    s = (1 << 27) + eval.value(Move.type(m));
+                } else if (m == killers[ply][0]) {
+                    s = (1 << 26);
+                } else if (m == killers[ply][1]) {
+                    s = (1 << 26) - 1;
+                } else {
+                    s = history[historyIndex(m)];
+                }
+                if (Move.kind(m) == Move.PROMOTION && !pos.isEmpty(to)) {
+                    s += eval.value(Move.type(m));
+                }
+            }
+            sc[i] = s;
+        }
+    }
+
+    /** Selection sort step: brings the best-scored move of list[i..n) to position i. */
+    private static int pickNext(int[] list, int[] sc, int i, int n) {
+        int best = i;
+        for (int j = i + 1; j < n; j++) {
+            if (sc[j] > sc[best]) {
+                best = j;
+            }
+        }
+        int m = list[best];
+        list[best] = list[i];
+        list[i] = m;
+        int s = sc[best];
+        sc[best] = sc[i];
+        sc[i] = s;
+        return m;
+    }
+
+    private static int toTt(int score, int ply) {
+        return score >= MATE_BOUND ? score + ply : score <= -MATE_BOUND ? score - ply : score;
+    }
+
+    private static int fromTt(int score, int ply) {
+        return score >= MATE_BOUND ? score - ply : score <= -MATE_BOUND ? score + ply : score;
+    }
+}

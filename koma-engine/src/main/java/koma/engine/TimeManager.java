@@ -1,0 +1,43 @@
+package koma.engine;
+
+/**
+ * Turns the clock into a thinking budget: a soft limit (do not start another iteration after it) and a hard
+ * limit (stop at once), in milliseconds, -1 for none. Sudden death and increments share the remaining time
+ * over an expected number of moves; USI byoyomi is used almost whole once the main time is gone; a fixed
+ * move time is honoured minus a safety margin for the protocol round trip.
+ */
+public final class TimeManager {
+    /** Milliseconds kept back for process and protocol latency. */
+    private final long overhead;
+
+    public TimeManager(long overheadMs) {
+        this.overhead = overheadMs;
+    }
+
+    public long[] budget(Limits l, int side) {
+        if (l.infinite()) {
+            return new long[]{-1, -1};
+        }
+        if (l.moveTime() > 0) {
+            long t = Math.max(1, l.moveTime() - overhead);
+            return new long[]{t, t};
+        }
+        long time = side == 0 ? l.time0() : l.time1();
+        long inc = side == 0 ? l.inc0() : l.inc1();
+        if (time < 0 && l.byoyomi() <= 0) {
+            return new long[]{-1, -1};
+        }
+        long main = Math.max(0, time);
+        int movesLeft = l.movesToGo() > 0 ? Math.min(l.movesToGo(), 40) : 30;
+        long soft = main / movesLeft + inc * 3 / 4;
+        long hard = Math.min(main / 4 + inc, soft * 4);
+        if (l.byoyomi() > 0) {
+            soft += l.byoyomi() * 2 / 3;
+            hard += l.byoyomi();
+        }
+        long ceiling = main + (l.byoyomi() > 0 ? l.byoyomi() : 0) - overhead;
+        hard = Math.max(1, Math.min(hard, ceiling));
+        soft = Math.max(1, Math.min(soft, hard));
+        return new long[]{soft, hard};
+    }
+}

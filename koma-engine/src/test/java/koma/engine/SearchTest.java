@@ -1,0 +1,88 @@
+package koma.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import koma.rules.notation.MoveNotation;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** The search finds forced mates (within a node budget), respects the end rules, and is deterministic. */
+class SearchTest {
+    static Search.Result search(String variant, String fen, Limits limits) {
+        RuleSet rs = RuleSet.of(variant);
+        Position p = Position.fromFen(rs, fen);
+        return new Search(rs, new TranspositionTable(8)).search(p, limits, new TimeManager(0), null);
+    }
+
+    static String best(String variant, String fen, Search.Result r) {
+        Position p = Position.fromFen(RuleSet.of(variant), fen);
+        return MoveNotation.format(p, r.bestMove(),
+                variant.equals("shogi") ? MoveNotation.Style.USI : MoveNotation.Style.UCI);
+    }
+
+    /** Mate positions composed for each rule set; the mating first move is unique in each. */
+    @ParameterizedTest(name = "{0} {3}")
+    @CsvSource(delimiter = ';', value = {
+            // back-rank mate in 1
+            "chess; 6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1; a1a8; mate in 1",
+            // Scholar's-mate pattern: Qxf7#
+            "chess; r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4; h5f7; mate in 1",
+            // tsume: gold drop on 5b guarded by the pawn on 5c
+            "shogi; 4k4/9/4P4/9/9/9/9/9/4K4 b G 1; G*5b; drop mate in 1",
+            // queen mate in Shodo with the king's help
+            "shodo; 7k/8/6K1/8/8/8/8/1Q6 w - - 0 1; b1b8; mate in 1",
+            // deathmatch: take the last knight
+            "shodo-deathmatch; 8/8/8/8/8/8/2n5/N7 w - - 0 1; a1c2; extinction in 1",
+    })
+    void findsMateInOne(String variant, String fen, String move, String what) {
+        Search.Result r = search(variant, fen, Limits.depth(4));
+        assertEquals(move, best(variant, fen, r));
+        assertTrue(r.score() >= Search.MATE_BOUND, "expected a mate score, got " + r.score());
+        assertTrue(r.nodes() < 200_000, "node budget exceeded: " + r.nodes());
+    }
+
+    @Test
+    void findsChessMateInTwo() {
+        // rook ladder: 1.Rb7 (or 1.Ra7) Kg8 2.Ra8# (Rb8#); no mate in one, since the king escapes to g7
+        String fen = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1";
+        Search.Result r = search("chess", fen, Limits.depth(6));
+        assertEquals(Search.MATE - 3, r.score(), "mate in two is three plies");
+    }
+
+    @Test
+    void pawnDropMateIsNotPlayedAndIsNotAMate() {
+        // P*5b would mate but is illegal (uchifuzume): the engine must not find a mate in 1 here
+        Search.Result r = search("shogi", "4k4/9/4G4/9/9/9/9/9/4K4 b P 1", Limits.depth(1));
+        assertTrue(r.score() < Search.MATE_BOUND, "pawn-drop mate must not count, got " + r.score());
+    }
+
+    @Test
+    void benchNodeCountIsDeterministic() {
+        Search.Result a = search("chess", RuleSet.of("chess").startFen, Limits.depth(6));
+        Search.Result b = search("chess", RuleSet.of("chess").startFen, Limits.depth(6));
+        assertEquals(a.nodes(), b.nodes());
+        assertEquals(a.bestMove(), b.bestMove());
+    }
+
+    @Test
+    void noLegalMoveGivesNoBestMove() {
+        Search.Result r = search("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Limits.depth(3));
+        assertEquals(0, r.bestMove());
+        assertEquals(0, r.score(), "stalemate is a draw in chess");
+        Search.Result s = search("washogi", "k10/2+P8/1+P9/11/11/11/11/11/11/11/5K5 b - - 0 1", Limits.depth(3));
+        assertEquals(-Search.MATE, s.score(), "no legal move loses in Wa shogi");
+    }
+
+    @Test
+    void moveTimeIsHonoured() {
+        long t0 = System.currentTimeMillis();
+        Search.Result r = search("washogi", RuleSet.of("washogi").startFen, Limits.moveTime(300));
+        long elapsed = System.currentTimeMillis() - t0;
+        assertTrue(r.bestMove() != 0);
+        assertTrue(elapsed < 5000, "a 300 ms search took " + elapsed + " ms");
+    }
+}

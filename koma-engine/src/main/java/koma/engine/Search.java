@@ -336,29 +336,25 @@ public final class Search {
         selDepth = Math.max(selDepth, ply);
         boolean inCheck = pos.inCheck();
         checkAt[ply] = inCheck;
+        if (rs.endRules.extinction() && pos.pieceCount(pos.sideToMove()) == 0) {
+            return -MATE + ply;
+        }
         int[] list = moves[ply];
-        int n = pos.legalMoves(list);
-        if (n == 0) {
-            if (rs.endRules.extinction() && pos.pieceCount(pos.sideToMove()) == 0) {
+        int standPat = -INFINITE;
+        int k;
+        if (inCheck) {
+            // every evasion is searched; none means mate
+            k = pos.legalMoves(list);
+            if (k == 0) {
                 return -MATE + ply;
             }
-            return inCheck || stalemateLoses ? -MATE + ply : 0;
-        }
-        int standPat = -INFINITE;
-        if (!inCheck) {
+        } else {
             standPat = eval.evaluate(pos);
             if (standPat >= beta || ply >= MAX_PLY - 1) {
                 return standPat;
             }
             alpha = Math.max(alpha, standPat);
-        }
-        // in check every evasion is searched; otherwise captures and promotions only
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            int m = list[i];
-            if (inCheck || !isQuiet(m)) {
-                list[k++] = m;
-            }
+            k = pos.tacticalMoves(list);
         }
         orderMoves(list, scores[ply], k, Move.NONE, ply);
         int best = inCheck ? -MATE + ply : standPat;
@@ -366,6 +362,10 @@ public final class Search {
             int m = pickNext(list, scores[ply], i, k);
             if (inCheck && Move.isDrop(m) && i > 0 && best > -MATE_BOUND) {
                 continue; // blocking drops after a first evasion: keep quiescence small
+            }
+            if (!inCheck && !Move.isPromotion(m) && Move.kind(m) != Move.EN_PASSANT
+                    && standPat + eval.value(pos.typeAt(Move.to(m))) + 200 < alpha) {
+                continue; // delta pruning: even winning the piece cannot reach alpha
             }
             pos.doMove(m);
             int score = -quiesce(-beta, -alpha, ply + 1);

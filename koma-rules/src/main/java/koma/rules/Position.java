@@ -58,6 +58,8 @@ public final class Position {
     private int stamp;
     private final int[] checkerBuf = new int[8];
     private int lastCheckers;
+    /** While true the generators emit only captures and promotions ({@link #tacticalMoves}). */
+    private boolean tactical;
 
     // castling geometry (standard chess castling)
     private final int[] castleMask;
@@ -760,6 +762,19 @@ public final class Position {
         return bbt != null ? generateBitboard(moves) : generateByTables(moves);
     }
 
+    /**
+     * The legal captures and promotions only (no quiet moves, drops or castling), for quiescence search.
+     * When it finds none, the side to move may still have quiet moves.
+     */
+    public int tacticalMoves(int[] moves) {
+        tactical = true;
+        try {
+            return legalMoves(moves);
+        } finally {
+            tactical = false;
+        }
+    }
+
     /** Whether this position generates with bitboards (boards of at most 64 squares without drops). */
     boolean usesBitboards() {
         return bbt != null;
@@ -800,7 +815,8 @@ public final class Position {
                 int c = board[to];
                 if (c == 0) {
                     if ((info & 1) == 0 || (info >= 1 << MoveTables.LEAP_MIDDLE_SHIFT
-                            && board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] != 0)) {
+                            && board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] != 0)
+                            || (tactical && (info & MoveTables.PROMOTES) == 0)) {
                         continue;
                     }
                 } else if ((c & 1) == us || (info & 2) == 0) {
@@ -822,7 +838,7 @@ public final class Position {
                     int to = e & MoveTables.RAY_SQUARE;
                     int c = board[to];
                     if (c == 0) {
-                        if (k >= mr) {
+                        if (k >= mr || (tactical && e == to)) {
                             continue;
                         }
                     } else if ((c & 1) == us || k >= cr) {
@@ -845,10 +861,10 @@ public final class Position {
         if (ep >= 0 && nCheckers < 2) {
             n = enPassantMoves(moves, n, us);
         }
-        if (rs.castling && nCheckers == 0 && castling != 0) {
+        if (rs.castling && nCheckers == 0 && castling != 0 && !tactical) {
             n = castlingMoves(moves, n, us, them);
         }
-        if (rs.drops && nCheckers < 2) {
+        if (rs.drops && nCheckers < 2 && !tactical) {
             n = drops(moves, n, us, them, nCheckers, ev, st);
         }
         return n;
@@ -947,7 +963,7 @@ public final class Position {
         for (int j = tb[idx++]; j > 0; j--, idx += 2) {
             int to = tb[idx], info = tb[idx + 1];
             int c = board[to];
-            boolean ok = c == 0 ? (info & 1) != 0 && (info < 1 << MoveTables.LEAP_MIDDLE_SHIFT
+            boolean ok = c == 0 ? !tactical && (info & 1) != 0 && (info < 1 << MoveTables.LEAP_MIDDLE_SHIFT
                     || board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] == 0)
                     : (c & 1) == them && (info & 2) != 0;
             if (ok && !attacked(to, them)) {
@@ -961,7 +977,7 @@ public final class Position {
                 int to = tb[idx + k] & MoveTables.RAY_SQUARE;
                 int c = board[to];
                 if (c == 0) {
-                    if (k < mr && !attacked(to, them)) {
+                    if (k < mr && !tactical && !attacked(to, them)) {
                         moves[n++] = Move.normal(from, to);
                     }
                 } else {
@@ -982,7 +998,7 @@ public final class Position {
         for (int p : promotions[(code >> 1) - 1]) {
             moves[n++] = Move.promotion(from, to, p);
         }
-        if ((bits & MoveTables.MUST_PROMOTE) == 0) {
+        if ((bits & MoveTables.MUST_PROMOTE) == 0 && !(tactical && board[to] == 0)) {
             moves[n++] = Move.normal(from, to);
         }
         return n;
@@ -1203,6 +1219,9 @@ public final class Position {
             if (b.slides[kc]) {
                 targets |= slideTargets(kc, ksq, occ, empty, enemy);
             }
+            if (tactical) {
+                targets &= enemy;
+            }
             long occNoKing = occ ^ 1L << ksq;
             int n = 0;
             for (; targets != 0; targets &= targets - 1) {
@@ -1240,6 +1259,9 @@ public final class Position {
                 targets |= slideTargets(code, from, occ, empty, enemy);
             }
             targets &= evasion;
+            if (tactical) {
+                targets &= enemy | pt[ci + Bitboards.PROMOTION_ZONE];
+            }
             if ((pinned >>> from & 1) != 0) {
                 targets &= pinLine[from];
             }
@@ -1270,7 +1292,7 @@ public final class Position {
         if (ep >= 0) {
             at = enPassantMoves(buf, at, side);
         }
-        if (rs.castling && nCheckers == 0 && castling != 0) {
+        if (rs.castling && nCheckers == 0 && castling != 0 && !tactical) {
             at = castlingMoves(buf, at, side, side ^ 1);
         }
         return n + (at - before);

@@ -12,6 +12,7 @@ import picocli.CommandLine.Spec;
     version = "Koma 0.1.0",
     description = "Koma: play and study chess, shogi, Wa shogi and Shodo",
     subcommands = {PerftCommand.class, ProtocolCommands.Uci.class, ProtocolCommands.Usi.class,
+        ProtocolCommands.XBoard.class,
         BenchCommand.class})
 public final class Main implements Runnable {
 

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 
 import koma.protocol.EngineSession;
+import koma.protocol.XBoardSession;
 import picocli.CommandLine.Command;
 
 /** The engine-protocol modes: {@code koma uci} and {@code koma usi} read commands from standard input. */
@@ -39,6 +40,20 @@ final class ProtocolCommands {
         @Override
         public Integer call() throws Exception {
             return run(EngineSession.Dialect.USI);
+        }
+    }
+
+    /** XBoard / CECP v2 for every rule set. */
+    @Command(name = "xboard", mixinStandardHelpOptions = true,
+            description = "Speaks XBoard / CECP v2 on standard input/output, for every rule set ('variant V').")
+    static final class XBoard implements Callable<Integer> {
+        @Override
+        public Integer call() throws Exception {
+            PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
+                    StandardCharsets.UTF_8);
+            new XBoardSession(out).run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+            out.flush();
+            return 0;
         }
     }
 }

@@ -37,6 +37,17 @@ public final class Search {
     private final int moveRulePlies;
 
     private volatile boolean stop;
+    /** While pondering the clock does not run; {@link #ponderhit} starts it. */
+    private volatile boolean pondering;
+    private long[] budget = {-1, -1};
+    /** MultiPV: the number of best lines reported, and the root moves already taken by earlier lines. */
+    private int multiPv = 1;
+    private final int[] excluded = new int[256];
+    private int excludedCount;
+    /** Strength limits (Skill Level): a depth cap and the amplitude of evaluation noise in centipawns. */
+    private int skillDepth = MAX_PLY - 1;
+    private int noise;
+    private long noiseSeed;
     private long nodes;
     private long nodeLimit;
     private long deadline;
@@ -71,8 +82,45 @@ public final class Search {
         stop = true;
     }
 
+    /**
+     * Clears an earlier stop request. Call it before starting a search in another thread (not inside it), so that
+     * a stop sent right after the start is never lost.
+     */
+    public void resetStop() {
+        stop = false;
+    }
+
     public long nodes() {
         return nodes;
+    }
+
+    /** Number of principal variations to report (UCI MultiPV), at least 1. */
+    public void setMultiPv(int lines) {
+        multiPv = Math.max(1, Math.min(lines, excluded.length));
+    }
+
+    /**
+     * Skill level 0..20 (20 = full strength): lower levels search shallower and evaluate with position-dependent
+     * noise, so that they make human-like mistakes; {@code seed} varies the noise from game to game.
+     */
+    public void setSkill(int level, long seed) {
+        int l = Math.max(0, Math.min(20, level));
+        skillDepth = l >= 20 ? MAX_PLY - 1 : 1 + l / 2;
+        noise = (20 - l) * 15;
+        noiseSeed = seed;
+    }
+
+    /** Makes the next search a ponder search: it runs until {@link #ponderhit} or {@link #stop}. */
+    public void setPondering(boolean on) {
+        pondering = on;
+    }
+
+    /** The opponent played the expected move: the clock of the ponder search starts now. */
+    public void ponderhit() {
+        long now = System.currentTimeMillis();
+        softDeadline = budget[0] < 0 ? Long.MAX_VALUE : now + budget[0];
+        deadline = budget[1] < 0 ? Long.MAX_VALUE : now + budget[1];
+        pondering = false;
     }
 
     /** The result of a search: best move, score for the side to move, and the node count. */
@@ -85,14 +133,13 @@ public final class Search {
      */
     public Result search(Position position, Limits limits, TimeManager time, Consumer<SearchInfo> listener) {
         this.pos = position;
-        stop = false;
         nodes = 0;
         startMs = System.currentTimeMillis();
-        long[] budget = time.budget(limits, position.sideToMove());
+        budget = time.budget(limits, position.sideToMove());
         softDeadline = budget[0] < 0 ? Long.MAX_VALUE : startMs + budget[0];
         deadline = budget[1] < 0 ? Long.MAX_VALUE : startMs + budget[1];
         nodeLimit = limits.nodes() > 0 ? limits.nodes() : Long.MAX_VALUE;
-        int maxDepth = limits.depth() > 0 ? Math.min(limits.depth(), MAX_PLY - 1) : MAX_PLY - 1;
+        int maxDepth = Math.min(skillDepth, limits.depth() > 0 ? Math.min(limits.depth(), MAX_PLY - 1) : MAX_PLY - 1);
         rootPly = 0;
         for (int[] k : killers) {
             k[0] = k[1] = Move.NONE;
@@ -103,50 +150,76 @@ public final class Search {
             return new Result(Move.NONE, Move.NONE, position.inCheck() || stalemateLoses ? -MATE : 0, 0, 0);
         }
         int best = rootMoves[0], ponder = Move.NONE, bestScore = -INFINITE, reached = 0;
+        int lines = Math.min(multiPv, rootMoves.length);
+        int[] lineScore = new int[lines];
+        java.util.Arrays.fill(lineScore, -INFINITE);
         for (int depth = 1; depth <= maxDepth; depth++) {
-            selDepth = 0;
-            int alpha = -INFINITE, beta = INFINITE, delta = 35;
-            if (depth >= 5 && Math.abs(bestScore) < MATE_BOUND) {
-                alpha = bestScore - delta;
-                beta = bestScore + delta;
-            }
-            int score;
-            while (true) {
-                score = search(depth, alpha, beta, 0, true);
-                if (stop) {
+            excludedCount = 0;
+            boolean complete = true;
+            for (int line = 0; line < lines; line++) {
+                selDepth = 0;
+                int prev = lineScore[line];
+                int alpha = -INFINITE, beta = INFINITE, delta = 35;
+                if (depth >= 5 && Math.abs(prev) < MATE_BOUND) {
+                    alpha = prev - delta;
+                    beta = prev + delta;
+                }
+                int score;
+                while (true) {
+                    score = search(depth, alpha, beta, 0, true);
+                    if (stop) {
+                        break;
+                    }
+                    if (score <= alpha) {
+                        alpha = Math.max(-INFINITE, alpha - delta);
+                    } else if (score >= beta) {
+                        beta = Math.min(INFINITE, beta + delta);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 10;
+                }
+                if (stop && depth > 1) {
+                    complete = false;
                     break;
                 }
-                if (score <= alpha) {
-                    alpha = Math.max(-INFINITE, alpha - delta);
-                } else if (score >= beta) {
-                    beta = Math.min(INFINITE, beta + delta);
-                } else {
+                if (pvLength[0] == 0) {
                     break;
                 }
-                delta += delta / 2 + 10;
+                lineScore[line] = score;
+                if (line == 0) {
+                    best = pv[0][0];
+                    ponder = pvLength[0] > 1 ? pv[0][1] : Move.NONE;
+                    bestScore = score;
+                }
+                excluded[excludedCount++] = pv[0][0];
+                if (listener != null) {
+                    int[] pvLine = java.util.Arrays.copyOf(pv[0], pvLength[0]);
+                    int mateIn = Math.abs(score) >= MATE_BOUND
+                            ? (score > 0 ? (MATE - score + 1) / 2 : -(MATE + score) / 2) : 0;
+                    listener.accept(new SearchInfo(depth, Math.max(selDepth, depth), line + 1, score, mateIn, nodes,
+                            System.currentTimeMillis() - startMs, pvLine, tt.hashfull()));
+                }
             }
-            if (stop && depth > 1) {
+            excludedCount = 0;
+            if (!complete) {
                 break;
             }
-            if (pvLength[0] > 0) {
-                best = pv[0][0];
-                ponder = pvLength[0] > 1 ? pv[0][1] : Move.NONE;
-            }
-            bestScore = score;
             reached = depth;
-            long elapsed = System.currentTimeMillis() - startMs;
-            if (listener != null) {
-                int[] line = java.util.Arrays.copyOf(pv[0], pvLength[0]);
-                int mateIn = Math.abs(score) >= MATE_BOUND
-                        ? (score > 0 ? (MATE - score + 1) / 2 : -(MATE + score) / 2) : 0;
-                listener.accept(new SearchInfo(depth, Math.max(selDepth, depth), 1, score, mateIn, nodes, elapsed,
-                        line, tt.hashfull()));
-            }
-            if (stop || System.currentTimeMillis() >= softDeadline || nodes >= nodeLimit) {
+            if (stop || (!pondering && System.currentTimeMillis() >= softDeadline) || nodes >= nodeLimit) {
                 break;
             }
-            if (Math.abs(score) >= MATE_BOUND && depth > 2 * (MATE - Math.abs(score)) + 2 && limits.depth() == 0
-                    && !limits.infinite()) {
+            if (Math.abs(bestScore) >= MATE_BOUND && depth > 2 * (MATE - Math.abs(bestScore)) + 2
+                    && limits.depth() == 0 && !limits.infinite() && !pondering) {
+                break;
+            }
+        }
+        // a ponder or infinite search does not answer before it is told to
+        while ((pondering || limits.infinite()) && !stop) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 break;
             }
         }
@@ -154,7 +227,7 @@ public final class Search {
     }
 
     private boolean timeUp() {
-        if ((nodes & 1023) == 0 && System.currentTimeMillis() >= deadline) {
+        if ((nodes & 1023) == 0 && !pondering && System.currentTimeMillis() >= deadline) {
             stop = true;
         }
         if (nodes >= nodeLimit) {
@@ -245,7 +318,7 @@ public final class Search {
                 return ttScore;
             }
         }
-        int staticEval = inCheck ? -INFINITE : eval.evaluate(pos);
+        int staticEval = inCheck ? -INFINITE : evaluate();
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && depth <= 3 && Math.abs(beta) < MATE_BOUND && staticEval - 120 * depth >= beta) {
             return staticEval;
@@ -271,13 +344,17 @@ public final class Search {
         }
         orderMoves(list, scores[ply], n, ttMove, ply);
         int bestScore = -INFINITE, bestMove = Move.NONE, origAlpha = alpha;
+        int searched = 0;
         for (int i = 0; i < n; i++) {
             int m = pickNext(list, scores[ply], i, n);
+            if (ply == 0 && isExcluded(m)) {
+                continue;
+            }
             boolean quiet = isQuiet(m);
             pos.doMove(m);
             int score;
             int newDepth = depth - 1;
-            if (i == 0) {
+            if (searched++ == 0) {
                 score = -search(newDepth, -beta, -alpha, ply + 1, true);
             } else {
                 int reduction = 0;
@@ -323,7 +400,9 @@ public final class Search {
         }
         int bound = bestScore >= beta ? TranspositionTable.BOUND_LOWER
                 : bestScore > origAlpha ? TranspositionTable.BOUND_EXACT : TranspositionTable.BOUND_UPPER;
-        tt.store(key, bestMove, toTt(bestScore, ply), depth, bound);
+        if (ply > 0 || excludedCount == 0) {
+            tt.store(key, bestMove, toTt(bestScore, ply), depth, bound);
+        }
         return bestScore;
     }
 
@@ -349,7 +428,7 @@ public final class Search {
                 return -MATE + ply;
             }
         } else {
-            standPat = eval.evaluate(pos);
+            standPat = evaluate();
             if (standPat >= beta || ply >= MAX_PLY - 1) {
                 return standPat;
             }
@@ -384,6 +463,25 @@ public final class Search {
             }
         }
         return best;
+    }
+
+    private boolean isExcluded(int m) {
+        for (int i = 0; i < excludedCount; i++) {
+            if (excluded[i] == m) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The static evaluation, with the skill level's noise when strength is limited. */
+    private int evaluate() {
+        int v = eval.evaluate(pos);
+        if (noise > 0) {
+            long h = (pos.key() ^ noiseSeed) * 0x9E3779B97F4A7C15L;
+            v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;
+        }
+        return v;
     }
 
     private boolean hasPieces() {

@@ -50,6 +50,13 @@ public final class EngineSession {
     private Search search;
     private Thread searchThread;
     private boolean searchInfinite;
+    /** The Elo range that UCI_Elo maps onto skill levels 0..20 (a rough scale, to be calibrated by matches). */
+    public static final int MIN_ELO = 500, MAX_ELO = 2500;
+    private int multiPv = 1;
+    private int skill = 20;
+    private boolean limitStrength;
+    private int elo = MAX_ELO;
+    private final java.util.Random noiseSeeds = new java.util.Random();
 
     public EngineSession(Dialect dialect, PrintStream out) {
         this.dialect = dialect;
@@ -130,7 +137,12 @@ public final class EngineSession {
                 }
                 case "d" -> display();
                 case "stop" -> stopSearch();
-                case "ponderhit", "gameover" -> {
+                case "ponderhit" -> {
+                    if (search != null) {
+                        search.ponderhit();
+                    }
+                }
+                case "gameover" -> {
                 }
                 case "quit" -> {
                     stopSearch();
@@ -152,6 +164,11 @@ public final class EngineSession {
         out.println("id author the Koma developers");
         out.println("option name " + (dialect == Dialect.USI ? "USI_Hash" : "Hash") + " type spin default "
                 + DEFAULT_HASH_MB + " min 1 max 4096");
+        out.println("option name " + (dialect == Dialect.USI ? "USI_Ponder" : "Ponder") + " type check default false");
+        out.println("option name MultiPV type spin default 1 min 1 max 256");
+        out.println("option name Skill Level type spin default 20 min 0 max 20");
+        out.println("option name UCI_LimitStrength type check default false");
+        out.println("option name UCI_Elo type spin default " + MAX_ELO + " min " + MIN_ELO + " max " + MAX_ELO);
         if (dialect == Dialect.UCI) {
             out.println("option name UCI_Variant type combo default chess "
                     + String.join(" ", RuleSet.IDS.stream().map(v -> "var " + v).toList()));
@@ -185,10 +202,43 @@ public final class EngineSession {
             }
             waitForSearch();
             tt.resize(Integer.parseInt(value));
+        } else if (name.equalsIgnoreCase("MultiPV")) {
+            multiPv = intOption(name, value, 1, 256);
+        } else if (name.equalsIgnoreCase("Skill Level")) {
+            skill = intOption(name, value, 0, 20);
+        } else if (name.equalsIgnoreCase("UCI_LimitStrength")) {
+            limitStrength = booleanOption(name, value);
+        } else if (name.equalsIgnoreCase("UCI_Elo")) {
+            elo = intOption(name, value, MIN_ELO, MAX_ELO);
+        } else if (name.equalsIgnoreCase("Ponder") || name.equalsIgnoreCase("USI_Ponder")) {
+            booleanOption(name, value);
         } else if (!name.startsWith("USI_")) {
             // USI_Hash and USI_Ponder are sent by every shogi GUI; they take effect with the search
             error("unknown option '" + name + "' ignored");
         }
+    }
+
+    private static int intOption(String name, String value, int min, int max) {
+        if (!value.matches("-?\\d{1,9}") || Integer.parseInt(value) < min || Integer.parseInt(value) > max) {
+            throw new IllegalArgumentException("setoption " + name + ": expected a number from " + min + " to " + max
+                    + ", got '" + value + "'");
+        }
+        return Integer.parseInt(value);
+    }
+
+    private static boolean booleanOption(String name, String value) {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("setoption " + name + ": expected true or false, got '" + value + "'");
+        }
+        return value.equals("true");
+    }
+
+    /** The skill level in force: Skill Level, or the one UCI_Elo maps to when UCI_LimitStrength is on. */
+    private int effectiveSkill() {
+        if (limitStrength) {
+            return Math.max(0, Math.min(20, (elo - MIN_ELO) * 20 / (MAX_ELO - MIN_ELO)));
+        }
+        return skill;
     }
 
     private static int indexOf(String[] w, String word) {
@@ -240,12 +290,17 @@ public final class EngineSession {
             perft(Integer.parseInt(w[2]));
             return;
         }
+        boolean pondering = java.util.Arrays.asList(w).contains("ponder");
         Limits limits = limits(w);
-        searchInfinite = limits.infinite();
+        searchInfinite = limits.infinite() || pondering;
         if (search == null) {
             search = new Search(rules, tt);
         }
         Search searcher = search;
+        searcher.setMultiPv(multiPv);
+        searcher.setSkill(effectiveSkill(), noiseSeeds.nextLong());
+        searcher.setPondering(pondering);
+        searcher.resetStop();
         Position root = position.copy();
         searchThread = new Thread(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> out.println(infoLine(root, info)));
@@ -270,8 +325,11 @@ public final class EngineSession {
         boolean infinite = false;
         for (int i = 1; i < w.length; i++) {
             String k = w[i];
-            if (k.equals("infinite") || k.equals("ponder")) {
+            if (k.equals("infinite")) {
                 infinite = true;
+                continue;
+            }
+            if (k.equals("ponder")) {
                 continue;
             }
             if (i + 1 >= w.length) {
@@ -313,7 +371,7 @@ public final class EngineSession {
     /** An {@code info} line; USI counts mate in plies, UCI in moves. */
     private String infoLine(Position root, SearchInfo info) {
         StringBuilder sb = new StringBuilder("info depth ").append(info.depth()).append(" seldepth ").append(info.selDepth());
-        if (dialect == Dialect.UCI) {
+        if (dialect == Dialect.UCI || info.multiPv() > 1) {
             sb.append(" multipv ").append(info.multiPv());
         }
         if (info.mateIn() != 0) {

@@ -70,7 +70,11 @@ public final class XBoardSession {
                 break;
             }
         }
-        stopThinking();
+        // end of input: a move being thought about is still played; analysis is stopped
+        if (analyzing) {
+            stopThinking();
+        }
+        waitThinking();
         out.flush();
     }
 
@@ -286,6 +290,7 @@ public final class XBoardSession {
         Position root = game.position();
         Limits limits = analyzing ? Limits.forever() : limits(root.sideToMove());
         boolean analysis = analyzing;
+        searcher.resetStop();
         thinker = new Thread(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> {
                 if (post || analysis) {

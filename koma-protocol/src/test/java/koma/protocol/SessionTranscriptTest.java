@@ -28,6 +28,11 @@ class SessionTranscriptTest {
                 id name Koma 0.1.0
                 id author the Koma developers
                 option name Hash type spin default 16 min 1 max 4096
+                option name Ponder type check default false
+                option name MultiPV type spin default 1 min 1 max 256
+                option name Skill Level type spin default 20 min 0 max 20
+                option name UCI_LimitStrength type check default false
+                option name UCI_Elo type spin default 2500 min 500 max 2500
                 option name UCI_Variant type combo default chess var chess var shogi var washogi var washogi-drops \
                 var shodo var shodo-deathmatch
                 uciok
@@ -55,6 +60,11 @@ class SessionTranscriptTest {
                 id name Koma 0.1.0
                 id author the Koma developers
                 option name USI_Hash type spin default 16 min 1 max 4096
+                option name USI_Ponder type check default false
+                option name MultiPV type spin default 1 min 1 max 256
+                option name Skill Level type spin default 20 min 0 max 20
+                option name UCI_LimitStrength type check default false
+                option name UCI_Elo type spin default 2500 min 500 max 2500
                 usiok
                 """, Transcript.usi("usi"));
     }

@@ -1,0 +1,272 @@
+package koma.protocol.match;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import koma.rules.Game;
+import koma.rules.RuleSet;
+
+/**
+ * A match: N games between two engines on one rule set, refereed by {@link Referee}. Game {@code i} (from 0) uses
+ * opening {@code i / 2} and engine 1 moves first when {@code i} is even, so each opening is played twice with the
+ * colours swapped. {@code concurrency} workers play games in parallel; each owns one process per engine and reuses
+ * it across games ({@code ucinewgame}), starting a new one when an engine crashed or hung. Each finished game is
+ * appended to the PGN (and KIF) file, a progress line is printed, and with an SPRT the match stops once a bound is
+ * crossed (games already under way are finished and counted).
+ */
+public final class Match {
+    /**
+     * What to play. {@code openings}: played in order and cycled (each twice); {@code pgn}/{@code kif}: files to
+     * append to, or null; {@code sprt}: null for none.
+     */
+    public record Config(RuleSet rules, EngineConfig engine1, EngineConfig engine2, int games, TimeControl timeControl,
+                         long marginMs, int maxPlies, int concurrency, List<Opening> openings, Path pgn, Path kif,
+                         Stats.Sprt sprt, String event) {
+        public Config {
+            if (games < 1) {
+                throw new IllegalArgumentException("--games must be at least 1, got " + games);
+            }
+            if (concurrency < 1 || concurrency > 64) {
+                throw new IllegalArgumentException("--concurrency must be from 1 to 64, got " + concurrency);
+            }
+            if (marginMs < 0) {
+                throw new IllegalArgumentException("--margin must not be negative, got " + marginMs);
+            }
+            if (maxPlies < 1) {
+                throw new IllegalArgumentException("--max-plies must be at least 1, got " + maxPlies);
+            }
+            if (openings == null || openings.isEmpty()) {
+                openings = List.of(Opening.start(rules));
+            }
+            openings = List.copyOf(openings);
+            if (kif != null && !rules.id.equals("shogi")) {
+                throw new IllegalArgumentException("--kif is for shogi only");
+            }
+            if (event == null) {
+                event = "Koma match";
+            }
+        }
+    }
+
+    /** What a match produced: the statistics from engine 1's point of view, the games by round, the SPRT verdict. */
+    public record Summary(String name1, String name2, Stats stats, List<GameRecord> games,
+                          Stats.Sprt.Decision sprtDecision) {
+    }
+
+    /** Game options of the referee: engine mode (chess claims end the game), and the 27-point declaration where defined. */
+    public static Game.Options gameOptions(RuleSet rs) {
+        return new Game.Options(true, rs.endRules.impasse().declaration27());
+    }
+
+    private final Config config;
+    private final PrintStream out;
+    private final List<EngineClient> live = new ArrayList<>();
+    private final List<GameRecord> records = new ArrayList<>();
+    private final AtomicInteger next = new AtomicInteger();
+    private volatile boolean stopping;
+    private int wins, losses, draws;
+    private String name1, name2;
+    private Stats.Sprt.Decision decision = Stats.Sprt.Decision.CONTINUE;
+    private EngineException failure;
+
+    public Match(Config config, PrintStream out) {
+        this.config = config;
+        this.out = out;
+    }
+
+    /**
+     * Plays the match and prints progress and the final result to {@code out}. Throws when an engine cannot be
+     * started (or restarted); engine misbehaviour during a game is a lost game, not an exception.
+     */
+    public Summary run() throws EngineException, InterruptedException {
+        Thread hook = new Thread(this::killAll, "koma-match-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(config.concurrency(), config.games()) * 2);
+        try {
+            int workers = Math.min(config.concurrency(), config.games());
+            // start every engine in parallel, fail before any game when one cannot start
+            List<Future<EngineClient>> starting = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                starting.add(pool.submit(() -> startClient(config.engine1())));
+                starting.add(pool.submit(() -> startClient(config.engine2())));
+            }
+            EngineClient[][] clients = new EngineClient[workers][2];
+            EngineException startFailure = null;
+            for (int k = 0; k < starting.size(); k++) {
+                try {
+                    clients[k / 2][k % 2] = starting.get(k).get();
+                } catch (ExecutionException e) {
+                    if (startFailure == null) {
+                        startFailure = e.getCause() instanceof EngineException ee ? ee
+                                : new EngineException(String.valueOf(e.getCause().getMessage()), e.getCause());
+                    }
+                }
+            }
+            if (startFailure != null) {
+                throw startFailure;
+            }
+            name1 = clients[0][0].name();
+            name2 = clients[0][1].name();
+            out.printf("Started match: %s vs %s, %s, %d game(s), %s, %d worker(s)%n", name1, name2, config.rules().id,
+                    config.games(), config.timeControl(), workers);
+            out.flush();
+            List<Future<?>> running = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                EngineClient[] mine = clients[w];
+                running.add(pool.submit(() -> {
+                    work(mine);
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("match worker failed: " + e.getCause(), e.getCause());
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            Stats stats = stats();
+            out.println(stats.scoreLine(name1, name2));
+            out.println(stats.eloLine());
+            if (config.sprt() != null) {
+                out.println(config.sprt().line(stats));
+            }
+            out.println("Finished match");
+            out.flush();
+            List<GameRecord> sorted = new ArrayList<>(records);
+            sorted.sort(Comparator.comparingInt(GameRecord::round));
+            return new Summary(name1, name2, stats, sorted, decision);
+        } finally {
+            stopping = true;
+            pool.shutdownNow();
+            closeAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // shutting down already
+            }
+        }
+    }
+
+    private EngineClient startClient(EngineConfig ec) throws EngineException {
+        EngineClient c = EngineClient.start(ec, config.rules());
+        synchronized (live) {
+            live.add(c);
+        }
+        return c;
+    }
+
+    private void replace(EngineClient[] mine, int k, EngineConfig ec) throws EngineException {
+        EngineClient old = mine[k];
+        old.close();
+        synchronized (live) {
+            live.remove(old);
+        }
+        mine[k] = startClient(ec);
+    }
+
+    private void work(EngineClient[] mine) {
+        while (!stopping) {
+            int i = next.getAndIncrement();
+            if (i >= config.games()) {
+                return;
+            }
+            try {
+                if (!mine[0].healthy()) {
+                    replace(mine, 0, config.engine1());
+                }
+                if (!mine[1].healthy()) {
+                    replace(mine, 1, config.engine2());
+                }
+            } catch (EngineException e) {
+                synchronized (this) {
+                    if (failure == null) {
+                        failure = e;
+                    }
+                }
+                stopping = true;
+                return;
+            }
+            boolean engine1First = i % 2 == 0;
+            EngineClient[] byColor = engine1First ? new EngineClient[]{mine[0], mine[1]}
+                    : new EngineClient[]{mine[1], mine[0]};
+            Opening opening = config.openings().get((i / 2) % config.openings().size());
+            GameRecord rec = Referee.play(i + 1, config.rules(), opening, byColor, config.timeControl(),
+                    config.marginMs(), config.maxPlies());
+            finished(rec, engine1First);
+        }
+    }
+
+    private synchronized void finished(GameRecord rec, boolean engine1First) {
+        records.add(rec);
+        GameResult r = rec.result();
+        if (r.isDraw()) {
+            draws++;
+        } else if ((r.winner() == 0) == engine1First) {
+            wins++;
+        } else {
+            losses++;
+        }
+        if (config.pgn() != null) {
+            append(config.pgn(), Pgn.write(rec, config.event()));
+        }
+        if (config.kif() != null) {
+            append(config.kif(), Kif.write(rec, config.event()));
+        }
+        Stats stats = stats();
+        out.printf("Finished game %d (%s vs %s): %s {%s}%n", rec.round(), rec.players().get(0), rec.players().get(1),
+                r.score(), r.reason());
+        out.println(stats.scoreLine(name1, name2));
+        if (config.sprt() != null) {
+            decision = config.sprt().decide(stats);
+            if (decision != Stats.Sprt.Decision.CONTINUE && !stopping) {
+                out.println(config.sprt().line(stats));
+                stopping = true;
+            }
+        }
+        out.flush();
+    }
+
+    private static void append(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private synchronized Stats stats() {
+        return new Stats(wins, losses, draws);
+    }
+
+    private void closeAll() {
+        List<EngineClient> all;
+        synchronized (live) {
+            all = new ArrayList<>(live);
+            live.clear();
+        }
+        all.parallelStream().forEach(EngineClient::close);
+    }
+
+    private void killAll() {
+        stopping = true;
+        synchronized (live) {
+            live.forEach(EngineClient::kill);
+        }
+    }
+}

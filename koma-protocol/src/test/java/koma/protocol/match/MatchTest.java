@@ -1,0 +1,202 @@
+package koma.protocol.match;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import koma.rules.Game;
+import koma.rules.RuleSet;
+
+/**
+ * Real matches between real processes: Koma against itself on every rule set (over USI for shogi, UCI otherwise),
+ * and Koma against test engines that play an illegal move, hang, or crash.
+ */
+class MatchTest {
+    /** Terminations that come from the rule book (the replayed PGN must end the same way by itself). */
+    private static final Set<String> RULE_TERMINATIONS = Set.of("checkmate", "stalemate", "no legal move",
+            "repetition", "perpetual check", "fifty moves", "seventy five moves", "insufficient material",
+            "extinction");
+
+    record Run(Match.Summary summary, String output) {
+    }
+
+    static Run run(Match.Config config) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, UTF_8);
+        Match.Summary s = new Match(config, out).run();
+        return new Run(s, bytes.toString(UTF_8));
+    }
+
+    static EngineConfig koma(RuleSet rs, String name) {
+        EngineConfig.Protocol p = rs.sfen ? EngineConfig.Protocol.USI : EngineConfig.Protocol.UCI;
+        return new EngineConfig(TestEngineMain.command(p.name().toLowerCase()), p, name, List.of());
+    }
+
+    static EngineConfig fake(String mode) {
+        return new EngineConfig(TestEngineMain.command(mode), EngineConfig.Protocol.UCI, null, List.of());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    void komaAgainstItself(String variant, @TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of(variant);
+        Path pgn = dir.resolve("games.pgn");
+        Path kif = rs.sfen ? dir.resolve("games.kif") : null;
+        List<Opening> openings = Opening.random(rs, 4, 7, 1);
+        Match.Config config = new Match.Config(rs, koma(rs, "Koma-A"), koma(rs, "Koma-B"), 2, TimeControl.depth(2),
+                50, 160, variant.equals("chess") ? 2 : 1, openings, pgn, kif, null, "test");
+        Run run = run(config);
+        Match.Summary s = run.summary();
+
+        assertEquals(2, s.games().size());
+        assertEquals(2, s.stats().games());
+        for (GameRecord g : s.games()) {
+            assertNotNull(g.result());
+            assertFalse(g.result().termination().isBlank());
+            assertFalse(g.result().reason().isBlank());
+            // colours alternate: engine 1 first in game 1, second in game 2
+            assertEquals(g.round() == 1 ? List.of("Koma-A", "Koma-B") : List.of("Koma-B", "Koma-A"), g.players());
+            // both games start with the same opening
+            assertEquals(4, g.bookPlies());
+            assertEquals(openings.get(0).moves(), g.moves().subList(0, 4));
+            assertTrue(g.moves().size() > 4, "the engines played no move: " + g.result());
+            assertFalse(Set.of(GameResult.ILLEGAL_MOVE, GameResult.TIME_FORFEIT, GameResult.ENGINE_CRASH)
+                    .contains(g.result().termination()), g.result().toString());
+        }
+
+        // the PGN parses back, and its moves replay legally through the rules core
+        List<Pgn.PgnGame> read = new ArrayList<>(Pgn.read(Files.readString(pgn, UTF_8)));
+        assertEquals(2, read.size());
+        read.sort(Comparator.comparing(p -> p.tags().get("Round")));
+        for (int i = 0; i < 2; i++) {
+            Pgn.PgnGame pg = read.get(i);
+            GameRecord rec = s.games().get(i);
+            assertEquals(String.valueOf(i + 1), pg.tags().get("Round"));
+            assertEquals(i == 0 ? "Koma-A" : "Koma-B", pg.tags().get("White"));
+            assertEquals(i == 0 ? "Koma-B" : "Koma-A", pg.tags().get("Black"));
+            assertEquals(variant.equals("chess") ? null : variant, pg.tags().get("Variant"));
+            assertEquals(rec.result().score(), pg.result());
+            assertEquals(rec.result().score(), pg.tags().get("Result"));
+            assertEquals(rec.result().termination(), pg.tags().get("Termination"));
+            Game replayed = Pgn.replay(pg);
+            assertEquals(rec.moves(), replayed.moves());
+            assertEquals(String.valueOf(rec.moves().size()), pg.tags().get("PlyCount"));
+            if (RULE_TERMINATIONS.contains(rec.result().termination())) {
+                assertTrue(replayed.isOver());
+                assertEquals(rec.result().score(), replayed.result().orElseThrow().score());
+            } else {
+                assertEquals(GameResult.ADJUDICATION, rec.result().termination());
+                assertFalse(replayed.isOver());
+            }
+        }
+        if (kif != null) {
+            String k = Files.readString(kif, UTF_8);
+            assertEquals(2, k.split("手合割：平手", -1).length - 1, k);
+            assertTrue(k.contains("先手：Koma-A") && k.contains("先手：Koma-B"), k);
+            assertEquals(2, k.lines().filter(l -> l.startsWith("まで")).count(), k);
+        }
+        assertTrue(run.output().contains("Finished game 1 (Koma-A vs Koma-B)"), run.output());
+        assertTrue(run.output().contains("Finished game 2 (Koma-B vs Koma-A)"), run.output());
+        assertTrue(run.output().contains(s.stats().scoreLine("Koma-A", "Koma-B") + "\nElo difference: "), run.output());
+    }
+
+    /** Clocks: a Fischer clock in chess (UCI) and byoyomi in shogi (USI), a few moves each, nobody flags. */
+    @Test
+    void clocks() throws Exception {
+        for (String variant : List.of("chess", "shogi")) {
+            RuleSet rs = RuleSet.of(variant);
+            TimeControl tc = rs.sfen ? TimeControl.byoyomi(200, 100) : TimeControl.clock(1000, 50);
+            Match.Config config = new Match.Config(rs, koma(rs, "A"), koma(rs, "B"), 1, tc, 500, 12, 1, null, null,
+                    null, null, null);
+            GameRecord g = run(config).summary().games().get(0);
+            assertEquals(GameResult.ADJUDICATION, g.result().termination(), g.result().reason());
+            assertEquals(12, g.moves().size());
+            assertTrue(g.moveTimesMs().stream().allMatch(t -> t < 1500), g.moveTimesMs().toString());
+        }
+    }
+
+    @Test
+    void illegalMoveLoses(@TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        Path pgn = dir.resolve("g.pgn");
+        Run run = run(new Match.Config(rs, koma(rs, "Koma"), fake("illegal"), 2, TimeControl.depth(1), 50, 100, 1,
+                null, pgn, null, null, null));
+        Match.Summary s = run.summary();
+        assertEquals("Test-illegal", s.name2());
+        assertEquals(new Stats(2, 0, 0), s.stats());
+        for (GameRecord g : s.games()) {
+            assertEquals(GameResult.ILLEGAL_MOVE, g.result().termination());
+            assertTrue(g.result().reason().contains("a1a1"), g.result().reason());
+            assertEquals(g.round() == 1 ? 1 : 0, g.moves().size()); // game 2: the illegal engine moves first
+        }
+        assertTrue(run.output().contains("Score of Koma vs Test-illegal: 2 - 0 - 0 [1.000] 2"), run.output());
+        assertTrue(run.output().contains("Elo difference: inf +/- inf"), run.output());
+        for (Pgn.PgnGame pg : Pgn.read(Files.readString(pgn, UTF_8))) {
+            assertEquals("illegal move", pg.tags().get("Termination"));
+            Pgn.replay(pg);
+        }
+    }
+
+    @Test
+    void hangingEngineLosesOnTime() throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        long t0 = System.nanoTime();
+        // 100 ms per move and a 400 ms margin (so that Koma does not flag on a busy machine): 500 ms at most
+        Match.Summary s = run(new Match.Config(rs, koma(rs, "Koma"), fake("hang"), 2, TimeControl.moveTime(100), 400,
+                100, 1, null, null, null, null, null)).summary();
+        assertEquals(new Stats(2, 0, 0), s.stats());
+        for (GameRecord g : s.games()) {
+            assertEquals(GameResult.TIME_FORFEIT, g.result().termination(), g.result().reason());
+            assertTrue(g.result().reason().contains("no move within 500 ms"), g.result().reason());
+        }
+        assertTrue(System.nanoTime() - t0 < 30_000_000_000L, "the match took too long");
+    }
+
+    @Test
+    void crashingEngineLosesAndIsRestarted() throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        Match.Summary s = run(new Match.Config(rs, koma(rs, "Koma"), fake("crash"), 2, TimeControl.depth(1), 50, 100,
+                1, null, null, null, null, null)).summary();
+        assertEquals(new Stats(2, 0, 0), s.stats());
+        for (GameRecord g : s.games()) {
+            assertEquals(GameResult.ENGINE_CRASH, g.result().termination(), g.result().reason());
+        }
+    }
+
+    /** All wins: the SPRT accepts H1 after a few games and the match stops early. */
+    @Test
+    void sprtStopsTheMatch() throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        Run run = run(new Match.Config(rs, koma(rs, "Koma"), fake("illegal"), 40, TimeControl.depth(1), 50, 100, 1,
+                null, null, null, Stats.Sprt.parse("elo0=0,elo1=5"), null));
+        assertEquals(Stats.Sprt.Decision.H1, run.summary().sprtDecision());
+        assertTrue(run.summary().games().size() < 10, run.output());
+        assertTrue(run.output().contains("H1 was accepted"), run.output());
+    }
+
+    @Test
+    void engineThatCannotStart() {
+        RuleSet rs = RuleSet.of("chess");
+        EngineConfig missing = new EngineConfig("/nonexistent/engine", EngineConfig.Protocol.UCI, null, List.of());
+        EngineException e = assertThrows(EngineException.class, () -> run(new Match.Config(rs, koma(rs, "Koma"),
+                missing, 2, TimeControl.depth(1), 50, 100, 1, null, null, null, null, null)));
+        assertTrue(e.getMessage().contains("/nonexistent/engine"), e.getMessage());
+    }
+}

@@ -1,0 +1,77 @@
+package koma.protocol.match;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import koma.protocol.EngineSession;
+
+/**
+ * Test-only engine processes for the match tests, started as
+ * {@code java -cp <test class path> koma.protocol.match.TestEngineMain MODE}:
+ * <ul>
+ *   <li>{@code uci}, {@code usi}: Koma itself ({@link EngineSession} on standard input/output);</li>
+ *   <li>{@code illegal}: a UCI engine that answers every {@code go} with {@code bestmove a1a1};</li>
+ *   <li>{@code hang}: a UCI engine that never answers {@code go} (nor {@code stop});</li>
+ *   <li>{@code crash}: a UCI engine that exits when asked to move.</li>
+ * </ul>
+ */
+public final class TestEngineMain {
+    private TestEngineMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "uci";
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        switch (mode) {
+            case "uci" -> new EngineSession(EngineSession.Dialect.UCI, out).run(in);
+            case "usi" -> new EngineSession(EngineSession.Dialect.USI, out).run(in);
+            case "illegal", "hang", "crash" -> fake(mode, in, out);
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
+        }
+        out.flush();
+    }
+
+    private static void fake(String mode, BufferedReader in, PrintStream out) throws Exception {
+        String line;
+        while ((line = in.readLine()) != null) {
+            String cmd = line.strip().split("\\s+")[0];
+            switch (cmd) {
+                case "uci" -> {
+                    out.println("id name Test-" + mode);
+                    out.println("option name UCI_Variant type combo default chess var chess var shogi");
+                    out.println("uciok");
+                }
+                case "isready" -> out.println("readyok");
+                case "go" -> {
+                    if (mode.equals("illegal")) {
+                        out.println("info depth 1 score cp 0");
+                        out.println("bestmove a1a1");
+                    } else if (mode.equals("crash")) {
+                        System.exit(3);
+                    }
+                }
+                case "quit" -> {
+                    return;
+                }
+                default -> {
+                }
+            }
+        }
+    }
+
+    /** The command line that starts this class in MODE with the current test class path. */
+    static String command(String mode) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> argv = new ArrayList<>(List.of(java, "-Xss16m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", cp, TestEngineMain.class.getName(), mode));
+        return String.join(" ", argv);
+    }
+}

@@ -18,6 +18,8 @@ import koma.rules.RuleSet;
 public final class Search {
     public static final int INFINITE = 32000, MATE = 31000, MATE_BOUND = 30000;
     static final int MAX_PLY = 128;
+    /** How far back the search looks for a repetition in drop games, where no move is irreversible. */
+    static final int REPETITION_WINDOW = 100;
 
     private final RuleSet rs;
     private final Evaluation eval;
@@ -246,7 +248,8 @@ public final class Search {
             return 0;
         }
         // repetition: the same key 4, 8, ... plies back (positions between could only repeat with the same side)
-        int back = Math.min(pos.historyLength(), rs.drops ? pos.historyLength() : pos.halfmoveClock());
+        // (drop games have no irreversible moves: look back a bounded number of plies)
+        int back = Math.min(pos.historyLength(), rs.drops ? REPETITION_WINDOW : pos.halfmoveClock());
         long key = pos.key();
         for (int i = 4; i <= back; i += 2) {
             if (pos.keyBack(i) == key) {

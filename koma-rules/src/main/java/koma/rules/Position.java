@@ -432,7 +432,11 @@ public final class Position {
     }
 
     public boolean inCheck() {
-        return kingSq[side] >= 0 && attacked(kingSq[side], side ^ 1);
+        int k = kingSq[side];
+        if (k < 0) {
+            return false;
+        }
+        return bbt != null ? attackedBitboard(k, side ^ 1, colorBB[0] | colorBB[1]) : attacked(k, side ^ 1);
     }
 
     // ------------------------------------------------------------------ board edits

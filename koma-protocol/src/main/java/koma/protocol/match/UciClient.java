@@ -1,22 +1,10 @@
 package koma.protocol.match;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
@@ -27,9 +15,8 @@ import koma.rules.notation.MoveNotation;
  * {@code ucinewgame}/{@code usinewgame}, FEN/SFEN, which of {@code wtime}/{@code btime} is the first player's, and
  * USI's {@code byoyomi}, {@code resign}, {@code win} and {@code gameover}).
  *
- * <p>Standard output is read by a thread into a queue of time-stamped lines, so every wait has a deadline and the
- * time of a {@code bestmove} is when it arrived; standard error is drained by another thread (its last lines are
- * quoted when the engine fails). Option order: the user's options as given, then {@code UCI_Variant} = the rule
+ * <p>The process handling (time-stamped output lines, drained error output, shutdown) is {@link EngineProcess}'s.
+ * Option order: the user's options as given, then {@code UCI_Variant} = the rule
  * set's identifier when the user did not set it and the engine has that option (or the rule set is not the
  * dialect's default, chess for UCI and shogi for USI).
  *
@@ -37,45 +24,22 @@ import koma.rules.notation.MoveNotation;
  * {@code b7d8+} where RULES.md 9.3 writes {@code b7d8q}; the moves sent to it are translated (and the referee reads
  * its {@code +} back, see {@link Referee}).
  */
-public final class UciClient implements EngineClient {
+public final class UciClient extends EngineProcess implements EngineClient {
     public static final long HANDSHAKE_TIMEOUT_MS = 15_000;
     public static final long READY_TIMEOUT_MS = 15_000;
     /** After a timeout: how long to wait for the {@code bestmove} that {@code stop} should produce. */
     public static final long STOP_GRACE_MS = 1_000;
-    private static final int STDERR_LINES = 20;
-
-    private record Line(String text, long nanos) {
-    }
-
-    private static final Line EOF = new Line(null, 0);
-
-    private final EngineConfig config;
     private final RuleSet rules;
     private final boolean usi;
-    private final Process process;
-    private final Writer stdin;
-    private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
-    private final Deque<String> stderrTail = new ArrayDeque<>();
     private final Set<String> advertised = new HashSet<>();
     private String engineName;
     /** Fairy-Stockfish plays Shodo through a VariantPath definition whose promotions are written 'g7g8+'. */
     private boolean plusPromotions;
-    private volatile boolean healthy = true;
-    private boolean eof;
 
     private UciClient(EngineConfig config, RuleSet rules, Process process) {
-        this.config = config;
+        super(config, process);
         this.rules = rules;
         this.usi = config.protocol() == EngineConfig.Protocol.USI;
-        this.process = process;
-        this.stdin = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-        String tag = config.name() != null ? config.name() : Path.of(config.argv().get(0)).getFileName().toString();
-        Thread out = new Thread(() -> readStdout(process), "engine-out-" + tag);
-        out.setDaemon(true);
-        out.start();
-        Thread err = new Thread(() -> drainStderr(process), "engine-err-" + tag);
-        err.setDaemon(true);
-        err.start();
     }
 
     /** Starts the process, does the handshake, sets the options and waits until the engine is ready. */
@@ -83,13 +47,7 @@ public final class UciClient implements EngineClient {
         if (config.protocol() == EngineConfig.Protocol.USI && !rules.sfen) {
             throw new IllegalArgumentException("USI speaks shogi; use UCI for " + rules.id);
         }
-        Process p;
-        try {
-            p = new ProcessBuilder(config.argv()).start();
-        } catch (IOException e) {
-            throw new EngineException("cannot start engine '" + config.command() + "': " + e.getMessage(), e);
-        }
-        UciClient c = new UciClient(config, rules, p);
+        UciClient c = new UciClient(config, rules, launch(config));
         try {
             c.handshake();
         } catch (EngineException | RuntimeException e) {
@@ -97,41 +55,6 @@ public final class UciClient implements EngineClient {
             throw e;
         }
         return c;
-    }
-
-    private void readStdout(Process p) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String s;
-            while ((s = r.readLine()) != null) {
-                lines.add(new Line(s, System.nanoTime()));
-            }
-        } catch (IOException e) {
-            // the process went away
-        } finally {
-            lines.add(EOF);
-        }
-    }
-
-    private void drainStderr(Process p) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-            String s;
-            while ((s = r.readLine()) != null) {
-                synchronized (stderrTail) {
-                    if (stderrTail.size() == STDERR_LINES) {
-                        stderrTail.removeFirst();
-                    }
-                    stderrTail.addLast(s);
-                }
-            }
-        } catch (IOException e) {
-            // the process went away
-        }
-    }
-
-    private String stderrTail() {
-        synchronized (stderrTail) {
-            return stderrTail.isEmpty() ? "" : "; its last error output: " + String.join(" | ", stderrTail);
-        }
     }
 
     @Override
@@ -145,11 +68,6 @@ public final class UciClient implements EngineClient {
     @Override
     public MoveNotation.Style style() {
         return usi ? MoveNotation.Style.USI : MoveNotation.Style.UCI;
-    }
-
-    @Override
-    public boolean healthy() {
-        return healthy && !eof && process.isAlive();
     }
 
     private void handshake() throws EngineException {
@@ -193,17 +111,6 @@ public final class UciClient implements EngineClient {
         send("setoption name " + name + (value == null || value.isEmpty() ? "" : " value " + value));
     }
 
-    private String exitCode() {
-        try {
-            if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
-                return " (exit code " + process.exitValue() + ")";
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return "";
-    }
-
     /** {@code isready}, then waits for {@code readyok}, skipping everything before it (late output included). */
     private void ready(long timeoutMs) throws EngineException {
         send("isready");
@@ -234,35 +141,6 @@ public final class UciClient implements EngineClient {
         } else {
             send("ucinewgame");
             ready(READY_TIMEOUT_MS);
-        }
-    }
-
-    /** The next line, or null at the deadline; EOF once the output closed. */
-    private Line next(long deadlineNanos) {
-        if (eof) {
-            return EOF;
-        }
-        try {
-            long wait = deadlineNanos - System.nanoTime();
-            Line l = wait <= 0 ? lines.poll() : lines.poll(wait, TimeUnit.NANOSECONDS);
-            if (l == EOF) {
-                eof = true;
-            }
-            return l;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-    }
-
-    private void send(String line) throws EngineException {
-        try {
-            stdin.write(line);
-            stdin.write('\n');
-            stdin.flush();
-        } catch (IOException e) {
-            healthy = false;
-            throw new EngineException(name() + ": cannot write to the engine (" + e.getMessage() + ")" + stderrTail(), e);
         }
     }
 
@@ -303,12 +181,7 @@ public final class UciClient implements EngineClient {
 
     @Override
     public Reply think(ThinkRequest request, long timeoutMs) {
-        Line stale;
-        while ((stale = lines.poll()) != null) {
-            if (stale == EOF) {
-                eof = true;
-            }
-        }
+        discardPending();
         if (!healthy()) {
             return new Reply(Reply.Kind.CRASH, null, 0, null, 0, name() + " is not running" + exitCode() + stderrTail());
         }
@@ -420,42 +293,5 @@ public final class UciClient implements EngineClient {
                 // the next request will find out
             }
         }
-    }
-
-    @Override
-    public void close() {
-        try {
-            if (process.isAlive()) {
-                send("quit");
-            }
-        } catch (EngineException e) {
-            // already gone
-        }
-        try {
-            if (!process.waitFor(1000, TimeUnit.MILLISECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroy);
-                process.destroy();
-                if (!process.waitFor(500, TimeUnit.MILLISECONDS)) {
-                    process.descendants().forEach(ProcessHandle::destroyForcibly);
-                    process.destroyForcibly();
-                    process.waitFor(2000, TimeUnit.MILLISECONDS);
-                }
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        try {
-            stdin.close();
-        } catch (IOException e) {
-            // nothing to do
-        }
-        healthy = false;
-    }
-
-    @Override
-    public void kill() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
     }
 }

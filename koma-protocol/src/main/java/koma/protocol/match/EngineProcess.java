@@ -1,0 +1,189 @@
+package koma.protocol.match;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The child process behind an engine client, whatever its protocol: standard output read by a thread into a
+ * queue of time-stamped lines (so every wait has a deadline and an answer's time is when it arrived), standard
+ * error drained by another thread (its last lines are quoted when the engine fails), and a polite then forceful
+ * shutdown.
+ */
+abstract class EngineProcess {
+    private static final int STDERR_LINES = 20;
+
+    /** A line of engine output and the time it arrived. */
+    record Line(String text, long nanos) {
+    }
+
+    static final Line EOF = new Line(null, 0);
+
+    final EngineConfig config;
+    final Process process;
+    private final Writer stdin;
+    final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
+    private final Deque<String> stderrTail = new ArrayDeque<>();
+    volatile boolean healthy = true;
+    boolean eof;
+
+    EngineProcess(EngineConfig config, Process process) {
+        this.config = config;
+        this.process = process;
+        this.stdin = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+        String tag = config.name() != null ? config.name() : Path.of(config.argv().get(0)).getFileName().toString();
+        Thread out = new Thread(this::readStdout, "engine-out-" + tag);
+        out.setDaemon(true);
+        out.start();
+        Thread err = new Thread(this::drainStderr, "engine-err-" + tag);
+        err.setDaemon(true);
+        err.start();
+    }
+
+    /** Starts the engine's process; the error names the command. */
+    static Process launch(EngineConfig config) throws EngineException {
+        try {
+            return new ProcessBuilder(config.argv()).start();
+        } catch (IOException e) {
+            throw new EngineException("cannot start engine '" + config.command() + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The engine's name, for messages. */
+    abstract String name();
+
+    private void readStdout() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String s;
+            while ((s = r.readLine()) != null) {
+                lines.add(new Line(s, System.nanoTime()));
+            }
+        } catch (IOException e) {
+            // the process went away
+        } finally {
+            lines.add(EOF);
+        }
+    }
+
+    private void drainStderr() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            String s;
+            while ((s = r.readLine()) != null) {
+                synchronized (stderrTail) {
+                    if (stderrTail.size() == STDERR_LINES) {
+                        stderrTail.removeFirst();
+                    }
+                    stderrTail.addLast(s);
+                }
+            }
+        } catch (IOException e) {
+            // the process went away
+        }
+    }
+
+    String stderrTail() {
+        synchronized (stderrTail) {
+            return stderrTail.isEmpty() ? "" : "; its last error output: " + String.join(" | ", stderrTail);
+        }
+    }
+
+    String exitCode() {
+        try {
+            if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                return " (exit code " + process.exitValue() + ")";
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return "";
+    }
+
+    public boolean healthy() {
+        return healthy && !eof && process.isAlive();
+    }
+
+    /** The next line, or null at the deadline; EOF once the output closed. */
+    Line next(long deadlineNanos) {
+        if (eof) {
+            return EOF;
+        }
+        try {
+            long wait = deadlineNanos - System.nanoTime();
+            Line l = wait <= 0 ? lines.poll() : lines.poll(wait, TimeUnit.NANOSECONDS);
+            if (l == EOF) {
+                eof = true;
+            }
+            return l;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Drops output left over from an earlier request (noting the end of output). */
+    void discardPending() {
+        Line stale;
+        while ((stale = lines.poll()) != null) {
+            if (stale == EOF) {
+                eof = true;
+            }
+        }
+    }
+
+    void send(String line) throws EngineException {
+        try {
+            stdin.write(line);
+            stdin.write('\n');
+            stdin.flush();
+        } catch (IOException e) {
+            healthy = false;
+            throw new EngineException(name() + ": cannot write to the engine (" + e.getMessage() + ")" + stderrTail(), e);
+        }
+    }
+
+    /** Asks the engine to quit, then ends the process (and its children) if it does not. */
+    public void close() {
+        try {
+            if (process.isAlive()) {
+                send("quit");
+            }
+        } catch (EngineException e) {
+            // already gone
+        }
+        try {
+            if (!process.waitFor(1000, TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroy);
+                process.destroy();
+                if (!process.waitFor(500, TimeUnit.MILLISECONDS)) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                    process.waitFor(2000, TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        try {
+            stdin.close();
+        } catch (IOException e) {
+            // nothing to do
+        }
+        healthy = false;
+    }
+
+    public void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+}

@@ -40,10 +40,10 @@ public final class MatchCommand implements Callable<Integer> {
     @Option(names = "--engine2", required = true, paramLabel = "CMD", description = "Command line of engine 2.")
     String engine2;
 
-    @Option(names = "--proto1", paramLabel = "uci|usi", description = "Protocol of engine 1. Default: usi for shogi, uci otherwise.")
+    @Option(names = "--proto1", paramLabel = "uci|usi|xboard", description = "Protocol of engine 1. Default: usi for shogi, uci otherwise. XBoard engines (hachu, sjaakii) take --option1 memory=64 for their hash size.")
     String proto1;
 
-    @Option(names = "--proto2", paramLabel = "uci|usi", description = "Protocol of engine 2. Default: usi for shogi, uci otherwise.")
+    @Option(names = "--proto2", paramLabel = "uci|usi|xboard", description = "Protocol of engine 2. Default: usi for shogi, uci otherwise.")
     String proto2;
 
     @Option(names = "--name1", description = "Name of engine 1 (default: its 'id name').")

@@ -5,8 +5,8 @@ import koma.rules.notation.MoveNotation;
 
 /**
  * One running engine, seen from the referee: a protocol client over a child process. The referee owns the game
- * (positions, legality, clocks); a client only relays. {@link UciClient} speaks UCI and USI; an XBoard client would
- * implement the same four calls (keeping track of the moves it has already sent).
+ * (positions, legality, clocks); a client only relays. {@link UciClient} speaks UCI and USI, {@link XBoardClient} XBoard
+ * (keeping track of the moves it has already sent).
  */
 public interface EngineClient extends AutoCloseable {
     /** The configured name, else the engine's own ({@code id name}), else the command. */
@@ -45,6 +45,7 @@ public interface EngineClient extends AutoCloseable {
     static EngineClient start(EngineConfig config, RuleSet rules) throws EngineException {
         return switch (config.protocol()) {
             case UCI, USI -> UciClient.start(config, rules);
+            case XBOARD -> XBoardClient.start(config, rules);
         };
     }
 }

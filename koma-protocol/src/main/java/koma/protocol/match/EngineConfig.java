@@ -9,15 +9,16 @@ import java.util.Map;
  * options to send, in order ({@code setoption name K value V} for UCI and USI).
  */
 public record EngineConfig(String command, Protocol protocol, String name, List<Map.Entry<String, String>> options) {
-    /** Engine protocols. Only UCI and USI have a client so far; XBoard would be a third {@link EngineClient}. */
+    /** Engine protocols: UCI and USI ({@link UciClient}), XBoard / CECP ({@link XBoardClient}). */
     public enum Protocol {
-        UCI, USI;
+        UCI, USI, XBOARD;
 
         public static Protocol parse(String s) {
             return switch (s == null ? "" : s.toLowerCase()) {
                 case "uci" -> UCI;
                 case "usi" -> USI;
-                default -> throw new IllegalArgumentException("unknown protocol '" + s + "'; expected uci or usi");
+                case "xboard", "cecp", "winboard" -> XBOARD;
+                default -> throw new IllegalArgumentException("unknown protocol '" + s + "'; expected uci, usi or xboard");
             };
         }
     }

@@ -32,6 +32,7 @@ public final class TestEngineMain {
         switch (mode) {
             case "uci" -> new EngineSession(EngineSession.Dialect.UCI, out).run(in);
             case "usi" -> new EngineSession(EngineSession.Dialect.USI, out).run(in);
+            case "xboard" -> new koma.protocol.XBoardSession(out).run(in);
             case "illegal", "hang", "crash" -> fake(mode, in, out);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }

@@ -82,7 +82,7 @@ class MatchCommandTest {
         "--games 2 --byoyomi 5+1|--byoyomi is for the shogi family",
         "--games 2 --tc 10m|--tc: expected seconds",
         "--games 2 --depth 2 --proto1 usi|USI speaks shogi only",
-        "--games 2 --depth 2 --proto2 xboard|unknown protocol 'xboard'",
+        "--games 2 --depth 2 --proto2 ucci|unknown protocol 'ucci'",
         "--games 2 --depth 2 --option1 Hash|--option1: expected Name=Value",
         "--games 0 --depth 2|--games must be at least 1",
         "--games 2 --depth 2 --sprt elo0=0|elo0 and elo1 are required",

@@ -113,7 +113,8 @@ class MatchPartsTest {
         assertEquals(List.of(Map.entry("Hash", "64"), Map.entry("Skill Level", "3"), Map.entry("Clear", "")),
                 EngineConfig.parseOptions("--option1", List.of("Hash=64", "Skill Level=3", "Clear=")));
         assertThrows(IllegalArgumentException.class, () -> EngineConfig.parseOptions("--option1", List.of("Hash")));
-        assertThrows(IllegalArgumentException.class, () -> EngineConfig.Protocol.parse("xboard"));
+        assertEquals(EngineConfig.Protocol.XBOARD, EngineConfig.Protocol.parse("xboard"));
+        assertThrows(IllegalArgumentException.class, () -> EngineConfig.Protocol.parse("ucci"));
     }
 
     @Test

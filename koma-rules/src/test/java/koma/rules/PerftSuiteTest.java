@@ -34,7 +34,7 @@ class PerftSuiteTest {
             String id = null, fen = null;
             List<String> moves = new ArrayList<>();
             List<long[]> depths = new ArrayList<>();
-            for (String raw : (new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n\n").split("\n")) {
+            for (String raw : (new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n\n").split("\n", -1)) {
                 String line = raw.strip();
                 if (line.startsWith("#")) {
                     continue;

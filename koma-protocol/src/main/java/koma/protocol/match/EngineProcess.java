@@ -140,6 +140,50 @@ abstract class EngineProcess {
         }
     }
 
+    /** What an engine has reported while thinking: its last score (null for none) and depth. */
+    static final class Progress {
+        Score score;
+        int depth;
+    }
+
+    /** Reads one line of a thinking engine: a reply ends the wait, null reads on (noting progress). */
+    interface LineHandler {
+        Reply line(String text, long elapsedMs, Progress progress) throws EngineException;
+    }
+
+    /**
+     * Waits for the answer to a request sent at {@code t0} (nanos): lines go to {@code handler} until it returns a
+     * reply. No answer by {@code timeoutMs} becomes a TIMEOUT reply (after {@code onTimeout}, which asks the engine
+     * to move now), the end of output a CRASH reply.
+     */
+    Reply await(long t0, long timeoutMs, String answer, Runnable onTimeout, LineHandler handler) {
+        long deadline = t0 + timeoutMs * 1_000_000;
+        Progress progress = new Progress();
+        while (true) {
+            Line l = next(deadline);
+            if (l == null) {
+                long elapsed = (System.nanoTime() - t0) / 1_000_000;
+                onTimeout.run();
+                return new Reply(Reply.Kind.TIMEOUT, null, elapsed, progress.score, progress.depth,
+                        "no " + answer + " after " + elapsed + " ms");
+            }
+            if (l == EOF) {
+                healthy = false;
+                return new Reply(Reply.Kind.CRASH, null, (System.nanoTime() - t0) / 1_000_000, progress.score,
+                        progress.depth, name() + " exited" + exitCode() + stderrTail());
+            }
+            try {
+                Reply r = handler.line(l.text().strip(), Math.max(0, (l.nanos() - t0) / 1_000_000), progress);
+                if (r != null) {
+                    return r;
+                }
+            } catch (EngineException e) {
+                return new Reply(Reply.Kind.CRASH, null, (System.nanoTime() - t0) / 1_000_000, progress.score,
+                        progress.depth, e.getMessage());
+            }
+        }
+    }
+
     void send(String line) throws EngineException {
         try {
             stdin.write(line);

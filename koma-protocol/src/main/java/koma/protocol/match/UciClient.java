@@ -193,42 +193,30 @@ public final class UciClient extends EngineProcess implements EngineClient {
         } catch (EngineException e) {
             return new Reply(Reply.Kind.CRASH, null, 0, null, 0, e.getMessage());
         }
-        long deadline = t0 + timeoutMs * 1_000_000;
-        Score score = null;
-        int depth = 0;
-        while (true) {
-            Line l = next(deadline);
-            if (l == null) {
-                long elapsed = (System.nanoTime() - t0) / 1_000_000;
-                stopAfterTimeout();
-                return new Reply(Reply.Kind.TIMEOUT, null, elapsed, score, depth, "no bestmove after " + elapsed + " ms");
-            }
-            if (l == EOF) {
-                healthy = false;
-                return new Reply(Reply.Kind.CRASH, null, (System.nanoTime() - t0) / 1_000_000, score, depth,
-                        name() + " exited" + exitCode() + stderrTail());
-            }
-            String[] w = l.text().strip().split("\\s+");
+        return await(t0, timeoutMs, "bestmove", this::stopAfterTimeout, (text, elapsed, progress) -> {
+            String[] w = text.split("\\s+");
             if (w[0].equals("info")) {
                 Object[] parsed = parseInfo(w, usi);
                 if (parsed[0] != null) {
-                    score = (Score) parsed[0];
+                    progress.score = (Score) parsed[0];
                 }
                 if ((Integer) parsed[1] > 0) {
-                    depth = (Integer) parsed[1];
+                    progress.depth = (Integer) parsed[1];
                 }
-            } else if (w[0].equals("bestmove")) {
-                long elapsed = Math.max(0, (l.nanos() - t0) / 1_000_000);
-                String m = w.length > 1 ? w[1] : "";
-                Reply.Kind kind = switch (m) {
-                    case "resign" -> Reply.Kind.RESIGN;
-                    case "win" -> Reply.Kind.DECLARE;
-                    case "", "0000", "(none)", "none", "null" -> Reply.Kind.NO_MOVE;
-                    default -> Reply.Kind.MOVE;
-                };
-                return new Reply(kind, m, elapsed, score, depth, null);
+                return null;
             }
-        }
+            if (!w[0].equals("bestmove")) {
+                return null;
+            }
+            String m = w.length > 1 ? w[1] : "";
+            Reply.Kind kind = switch (m) {
+                case "resign" -> Reply.Kind.RESIGN;
+                case "win" -> Reply.Kind.DECLARE;
+                case "", "0000", "(none)", "none", "null" -> Reply.Kind.NO_MOVE;
+                default -> Reply.Kind.MOVE;
+            };
+            return new Reply(kind, m, elapsed, progress.score, progress.depth, null);
+        });
     }
 
     /** After a timeout: {@code stop}, and wait a little for the bestmove it should produce; else mark unhealthy. */

@@ -244,24 +244,8 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
         } catch (EngineException e) {
             return new Reply(Reply.Kind.CRASH, null, 0, null, 0, e.getMessage());
         }
-        long deadline = t0 + timeoutMs * 1_000_000;
-        Score score = null;
-        int depth = 0;
-        while (true) {
-            Line l = next(deadline);
-            if (l == null) {
-                long elapsed = (System.nanoTime() - t0) / 1_000_000;
-                moveNow();
-                return new Reply(Reply.Kind.TIMEOUT, null, elapsed, score, depth, "no move after " + elapsed + " ms");
-            }
-            if (l == EOF) {
-                healthy = false;
-                return new Reply(Reply.Kind.CRASH, null, (System.nanoTime() - t0) / 1_000_000, score, depth,
-                        name() + " exited" + exitCode() + stderrTail());
-            }
-            String s = l.text().strip();
-            long elapsed = Math.max(0, (l.nanos() - t0) / 1_000_000);
-            String[] w = s.split("\\s+");
+        return await(t0, timeoutMs, "move", this::moveNow, (text, elapsed, progress) -> {
+            String[] w = text.split("\\s+");
             if (w[0].equals("move") && w.length >= 2) {
                 sentMoves++;
                 try {
@@ -269,20 +253,23 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
                 } catch (EngineException e) {
                     // the move still counts; the next request will find out
                 }
-                return new Reply(Reply.Kind.MOVE, w[1], elapsed, score, depth, null);
+                return new Reply(Reply.Kind.MOVE, w[1], elapsed, progress.score, progress.depth, null);
             }
-            if (s.equals("resign") || s.matches("(1-0|0-1) \\{.*resign.*")) {
-                return new Reply(Reply.Kind.RESIGN, null, elapsed, score, depth, s);
+            if (text.equals("resign") || text.matches("(1-0|0-1) \\{.*resign.*")) {
+                return new Reply(Reply.Kind.RESIGN, null, elapsed, progress.score, progress.depth, text);
             }
-            if (s.startsWith("Illegal move") || s.startsWith("Error")) {
-                return new Reply(Reply.Kind.CRASH, null, elapsed, score, depth, name() + " refused a move: " + s);
+            if (text.startsWith("Illegal move") || text.startsWith("Error")) {
+                return new Reply(Reply.Kind.CRASH, null, elapsed, progress.score, progress.depth,
+                        name() + " refused a move: " + text);
             }
             if (w.length >= 4 && w[0].matches("\\d{1,3}") && w[1].matches("-?\\d{1,7}")) {
-                depth = Integer.parseInt(w[0]);
+                progress.depth = Integer.parseInt(w[0]);
                 int v = Integer.parseInt(w[1]);
-                score = Math.abs(v) >= 100000 ? new Score(true, v > 0 ? v - 100000 : v + 100000) : new Score(false, v);
+                progress.score = Math.abs(v) >= 100000 ? new Score(true, v > 0 ? v - 100000 : v + 100000)
+                        : new Score(false, v);
             }
-        }
+            return null;
+        });
     }
 
     /** After a timeout: {@code ?} (move now), and wait a little for the move; else mark the engine unhealthy. */

@@ -56,7 +56,6 @@ public final class Search {
     private long softDeadline;
     private long startMs;
     private int selDepth;
-    private int rootPly;
 
     public Search(RuleSet rs, TranspositionTable tt) {
         this.rs = rs;
@@ -142,7 +141,6 @@ public final class Search {
         deadline = budget[1] < 0 ? Long.MAX_VALUE : startMs + budget[1];
         nodeLimit = limits.nodes() > 0 ? limits.nodes() : Long.MAX_VALUE;
         int maxDepth = Math.min(skillDepth, limits.depth() > 0 ? Math.min(limits.depth(), MAX_PLY - 1) : MAX_PLY - 1);
-        rootPly = 0;
         for (int[] k : killers) {
             k[0] = k[1] = Move.NONE;
         }

@@ -15,7 +15,8 @@ import koma.rules.notation.MoveNotation;
  * An XBoard / CECP v2 engine in a child process (HaChu, Sjaak II, Fairy-Max ...). XBoard is stateful: the client
  * keeps the engine in {@code force} mode, sends only the moves it has not sent yet ({@code usermove} when the
  * engine asked for it), sets the clock before each {@code go} and puts the engine back in force mode when its
- * move arrives. Rule sets are named as the engine advertises them ({@code wa-shogi}, {@code wa-shogi-drop}); an
+ * move arrives. A fixed move time is sent as a one-move session ({@code level 1}) with that time on the clock,
+ * since HaChu does not honour {@code st}. Rule sets are named as the engine advertises them ({@code wa-shogi}, {@code wa-shogi-drop}); an
  * option {@code memory=N} becomes the {@code memory} command, sent before {@code new} (HaChu crashes without
  * it); other options become {@code option NAME=VALUE}.
  */
@@ -212,7 +213,16 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
                     send("st " + Math.max(1, tc.byoyomiMs() / 1000));
                 }
             }
-            case MOVETIME -> send("st " + Math.max(1, tc.moveTimeMs() / 1000));
+            case MOVETIME -> {
+                // a one-move session with the move time on both clocks: HaChu answers 'st' with a 2-ply search
+                if (!levelSent) {
+                    levelSent = true;
+                    long seconds = Math.max(1, (tc.moveTimeMs() + 999) / 1000);
+                    send("level 1 " + seconds / 60 + ":" + String.format("%02d", seconds % 60) + " 0");
+                }
+                send("time " + Math.max(1, tc.moveTimeMs() / 10));
+                send("otim " + Math.max(1, tc.moveTimeMs() / 10));
+            }
             case DEPTH -> send("sd " + tc.depth());
             case NODES -> throw new IllegalArgumentException("XBoard has no node limit; use --depth, --movetime or --tc");
         }

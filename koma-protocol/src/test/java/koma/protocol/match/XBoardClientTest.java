@@ -47,15 +47,26 @@ class XBoardClientTest {
         RuleSet rs = RuleSet.of("washogi");
         for (String engine : List.of("/usr/games/sjaakii", "/usr/games/hachu")) {
             Assumptions.assumeTrue(Files.isExecutable(Path.of(engine)), engine + " is not installed");
-            EngineConfig other = new EngineConfig(engine, EngineConfig.Protocol.XBOARD, null,
-                    List.of(java.util.Map.entry("memory", "32")));
-            Match.Config config = new Match.Config(rs, MatchTest.koma(rs, "Koma"), other, 1, TimeControl.depth(2), 500,
-                    60, 1, Opening.random(rs, 2, 1, 7), null, null, null, "test");
+            // a real time per move: at a fixed depth of 2, HaChu (a king-capture engine) can leave its king in check;
+            // HaChu also refuses repetitions unless told to allow them
+            List<java.util.Map.Entry<String, String>> options = engine.endsWith("hachu")
+                    ? List.of(java.util.Map.entry("memory", "32"), java.util.Map.entry("Allow repeats", "1"))
+                    : List.of(java.util.Map.entry("memory", "32"));
+            EngineConfig other = new EngineConfig(engine, EngineConfig.Protocol.XBOARD, null, options);
+            Match.Config config = new Match.Config(rs, MatchTest.koma(rs, "Koma"), other, 1, TimeControl.moveTime(300),
+                    1500, 40, 1, Opening.random(rs, 2, 1, 7), null, null, null, "test");
             Match.Summary s = MatchTest.run(config).summary();
             GameRecord g = s.games().get(0);
-            assertFalse(Set.of(GameResult.ILLEGAL_MOVE, GameResult.ENGINE_CRASH).contains(g.result().termination()),
-                    engine + ": " + g.result());
+            assertFalse(g.result().termination().equals(GameResult.ENGINE_CRASH), engine + ": " + g.result());
+            if (g.result().termination().equals(GameResult.ILLEGAL_MOVE)) {
+                // HaChu searches by capturing kings and can, short of time, answer a check with a move that ignores
+                // it; the referee must then be right: the engine was in check (the client did not desynchronise)
+                assertTrue(engine.endsWith("hachu"), engine + ": " + g.result());
+                assertTrue(g.finalPosition().inCheck(), "an illegal move outside check means the boards differ: "
+                        + g.result());
+            }
             assertTrue(g.moves().size() > 10, engine + " played too few moves: " + g.result());
+            assertTrue(g.moveTimesMs().stream().allMatch(t -> t < 1800), engine + " overran: " + g.moveTimesMs());
         }
     }
 }

@@ -62,6 +62,30 @@ abstract class EngineProcess {
     /** The engine's name, for messages. */
     abstract String name();
 
+    /** The configured name, else the one the engine reported (may be null), else the command's file name. */
+    String nameOr(String reported) {
+        if (config.name() != null) {
+            return config.name();
+        }
+        return reported != null ? reported : Path.of(config.argv().get(0)).getFileName().toString();
+    }
+
+    /** What a client does right after its process starts: the protocol's handshake. */
+    interface Handshake {
+        void run() throws EngineException;
+    }
+
+    /** Runs a freshly started client's handshake; on any failure the process is closed before the error goes up. */
+    static <C extends EngineProcess> C started(C client, Handshake handshake) throws EngineException {
+        try {
+            handshake.run();
+        } catch (EngineException | RuntimeException e) {
+            client.close();
+            throw e;
+        }
+        return client;
+    }
+
     private void readStdout() {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String s;

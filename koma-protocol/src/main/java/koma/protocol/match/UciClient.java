@@ -1,6 +1,5 @@
 package koma.protocol.match;
 
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,21 +47,12 @@ public final class UciClient extends EngineProcess implements EngineClient {
             throw new IllegalArgumentException("USI speaks shogi; use UCI for " + rules.id);
         }
         UciClient c = new UciClient(config, rules, launch(config));
-        try {
-            c.handshake();
-        } catch (EngineException | RuntimeException e) {
-            c.close();
-            throw e;
-        }
-        return c;
+        return started(c, c::handshake);
     }
 
     @Override
     public String name() {
-        if (config.name() != null) {
-            return config.name();
-        }
-        return engineName != null ? engineName : Path.of(config.argv().get(0)).getFileName().toString();
+        return nameOr(engineName);
     }
 
     @Override

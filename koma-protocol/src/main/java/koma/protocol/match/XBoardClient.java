@@ -1,6 +1,5 @@
 package koma.protocol.match;
 
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,22 +51,12 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
     /** Starts the process, negotiates features, chooses the variant name and sends the options. */
     public static XBoardClient start(EngineConfig config, RuleSet rules) throws EngineException {
         XBoardClient c = new XBoardClient(config, rules, launch(config));
-        try {
-            c.handshake();
-        } catch (EngineException | RuntimeException e) {
-            c.close();
-            throw e;
-        }
-        return c;
+        return started(c, c::handshake);
     }
 
     @Override
     public String name() {
-        if (config.name() != null) {
-            return config.name();
-        }
-        String n = features.get("myname");
-        return n != null ? n : Path.of(config.argv().get(0)).getFileName().toString();
+        return nameOr(features.get("myname"));
     }
 
     @Override

@@ -100,6 +100,9 @@ public final class Csa {
             p.doMove(m);
         }
         String end = specialMove(termination, g.winner(), p.sideToMove());
+        if (end == null && g.closingComment() != null) {
+            end = "%CHUDAN";
+        }
         if (end != null) {
             sb.append(end).append('\n');
         }
@@ -176,7 +179,7 @@ public final class Csa {
         StringBuilder[] hands = {new StringBuilder(), new StringBuilder()};
         String pi = null;
         boolean allToSente = false, allToGote = false;
-        String special = null, closingComment = null;
+        String special = null, closingComment = null, specialField = null;
         int specialMover = -1;
         for (int ln = 0; ln < lines.length; ln++) {
             String raw = lines[ln];
@@ -247,7 +250,8 @@ public final class Csa {
                         continue;
                     }
                     if (s.matches("P[1-9].*")) {
-                        rows[s.charAt(1) - '1'] = s.substring(2);
+                        String row = raw.stripLeading().substring(2).replaceAll("[\\s,]+$", "");
+                        rows[s.charAt(1) - '1'] = row.length() < 27 && row.length() > 24 ? row + " ".repeat(27 - row.length()) : row;
                         continue;
                     }
                     if (s.startsWith("P+") || s.startsWith("P-")) {
@@ -283,6 +287,7 @@ public final class Csa {
                 }
                 if (s.startsWith("%")) {
                     special = s;
+                    specialField = field;
                     specialMover = p.sideToMove();
                     continue;
                 }
@@ -312,7 +317,7 @@ public final class Csa {
                 case "%JISHOGI" -> new String[]{"1/2-1/2", "impasse"};
                 case "%HIKIWAKE" -> new String[]{"1/2-1/2", "agreement"};
                 case "%CHUDAN", "%FUZUMI", "%ERROR", "%MATTA" -> new String[]{"*", "abandoned"};
-                default -> throw new NotationException("CSA special move", "unknown '" + Kif.clip(special) + "'");
+                default -> throw new NotationException(specialField, "unknown special move '" + Kif.clip(special) + "'");
             };
             result = r[0];
             tags.put("Termination", r[1]);

@@ -28,7 +28,8 @@ import koma.rules.RuleSet;
  *   Comment lines {@code *...} follow their move.</li>
  *   <li>The closing line ({@code 投了}, {@code 詰み}, {@code 千日手}, {@code 持将棋}, {@code 切れ負け},
  *   {@code 反則勝ち}, {@code 反則負け}, {@code 入玉勝ち}, {@code 中断}) from the {@code Termination} tag and
- *   {@code まで61手で先手の勝ち}.</li>
+ *   {@code まで61手で先手の勝ち}; {@code 中断} for an unfinished game that has a closing comment, so that the comment
+ *   is not read back as the last move's.</li>
  * </ul>
  * Reading skips {@code #} lines, bookmarks ({@code &}) and variations (from the first {@code 変化：} line on); a move
  * without its origin is read as Japanese notation ({@link ShogiNotation#parseJapanese}). Only shogi is written: no
@@ -127,6 +128,9 @@ public final class Kif {
         }
         int n = moves.size();
         String last = closingWord(termination, g.winner(), p.sideToMove());
+        if (last == null && g.closingComment() != null) {
+            last = "中断";
+        }
         if (last != null) {
             sb.append(String.format("%4d %s\n", n + 1, last));
         }

@@ -67,6 +67,11 @@ public final class ShogiNotation {
     /** Western notation of a legal move in the position before it ({@code P-7f}, {@code G6i-5h}, {@code B*5e}). */
     public static String western(Position before, int move) {
         requireShogiFamily(before, "Western notation");
+        return western(before, before.legalMoves(), move);
+    }
+
+    /** Western notation given the position's legal moves (computed once by callers that write many moves). */
+    private static String western(Position before, int[] legal, int move) {
         RuleSet rs = before.ruleSet();
         Geometry g = rs.geometry;
         int to = Move.to(move);
@@ -76,13 +81,13 @@ public final class ShogiNotation {
         }
         int from = Move.from(move);
         StringBuilder sb = new StringBuilder(rs.piece(before.typeAt(from)).letter());
-        if (otherReaching(before, from, to)) {
+        if (otherReaching(before, legal, from, to)) {
             sb.append(MoveNotation.square(g, from, MoveNotation.Style.USI));
         }
         sb.append(before.isEmpty(to) ? '-' : 'x').append(dest);
         if (Move.isPromotion(move)) {
             sb.append('+');
-        } else if (couldPromote(before, move)) {
+        } else if (couldPromote(legal, move)) {
             sb.append('=');
         }
         return sb.toString();
@@ -101,8 +106,9 @@ public final class ShogiNotation {
         t.matches();
         Geometry g = p.geometry();
         int found = Move.NONE, count = 0;
-        for (int m : p.legalMoves()) {
-            Matcher w = WESTERN.matcher(western(p, m));
+        int[] legal = p.legalMoves();
+        for (int m : legal) {
+            Matcher w = WESTERN.matcher(western(p, legal, m));
             w.matches();
             boolean drop = t.group(3).equals("*");
             if (!w.group(1).equals(t.group(1)) || !w.group(4).equals(t.group(4)) || Move.isDrop(m) != drop
@@ -137,10 +143,17 @@ public final class ShogiNotation {
      */
     public static String japanese(Position before, int move, int previousTo) {
         requireShogi(before, "Japanese notation");
-        String s = japaneseWords(before, move, previousTo);
+        return japanese(before, before.legalMoves(), move, previousTo);
+    }
+
+    /** Japanese notation given the position's legal moves. */
+    private static String japanese(Position before, int[] legal, int move, int previousTo) {
+        String s = japaneseWords(before, legal, move, previousTo);
         if (!Move.isDrop(move)) {
-            for (int m : before.legalMoves()) {
-                if (m != move && japaneseWords(before, m, previousTo).equals(s)) {
+            int type = before.typeAt(Move.from(move));
+            for (int m : legal) {
+                if (m != move && !Move.isDrop(m) && Move.to(m) == Move.to(move) && before.typeAt(Move.from(m)) == type
+                        && japaneseWords(before, legal, m, previousTo).equals(s)) {
                     return s + "(" + csaSquare(before.geometry(), Move.from(move)) + ")";
                 }
             }
@@ -148,14 +161,14 @@ public final class ShogiNotation {
         return s;
     }
 
-    private static String japaneseWords(Position before, int move, int previousTo) {
+    private static String japaneseWords(Position before, int[] legal, int move, int previousTo) {
         RuleSet rs = before.ruleSet();
         Geometry g = rs.geometry;
         int to = Move.to(move);
         StringBuilder sb = new StringBuilder();
         if (Move.isDrop(move)) {
             sb.append(japaneseSquare(g, to)).append(NAMES.get(rs.piece(Move.type(move)).letter()));
-            if (boardPieceReaches(before, Move.type(move), to)) {
+            if (boardPieceReaches(before, legal, Move.type(move), to)) {
                 sb.append('打');
             }
             return sb.toString();
@@ -167,10 +180,10 @@ public final class ShogiNotation {
         } else {
             sb.append(japaneseSquare(g, to));
         }
-        sb.append(name).append(disambiguator(before, from, to));
+        sb.append(name).append(disambiguator(before, legal, from, to));
         if (Move.isPromotion(move)) {
             sb.append('成');
-        } else if (couldPromote(before, move)) {
+        } else if (couldPromote(legal, move)) {
             sb.append("不成");
         }
         return sb.toString();
@@ -188,8 +201,9 @@ public final class ShogiNotation {
         }
         String t = normalize(text);
         int found = Move.NONE, count = 0;
-        for (int m : p.legalMoves()) {
-            String s = normalize(japanese(p, m, previousTo));
+        int[] legal = p.legalMoves();
+        for (int m : legal) {
+            String s = normalize(japanese(p, legal, m, previousTo));
             boolean match = s.equals(t)
                     || (Move.isDrop(m) && !s.endsWith("打") && (s + "打").equals(t))
                     || (!Move.isDrop(m) && to(m) == previousTo && s.replaceFirst("^同", japaneseSquare(p.geometry(), previousTo)).equals(t));
@@ -239,10 +253,10 @@ public final class ShogiNotation {
     }
 
     /** The JSA words that tell this move from moves of other pieces of the same kind to the same square. */
-    private static String disambiguator(Position p, int from, int to) {
+    private static String disambiguator(Position p, int[] legal, int from, int to) {
         int[] others = new int[p.geometry().squares];
         int n = 0;
-        for (int m : p.legalMoves()) {
+        for (int m : legal) {
             int f = Move.from(m);
             if (!Move.isDrop(m) && Move.to(m) == to && f != from && p.typeAt(f) == p.typeAt(from)) {
                 boolean seen = false;
@@ -314,8 +328,8 @@ public final class ShogiNotation {
     // ------------------------------------------------------------------ shared
 
     /** Whether another piece of the same type and colour as the one on {@code from} has a legal move to {@code to}. */
-    private static boolean otherReaching(Position p, int from, int to) {
-        for (int m : p.legalMoves()) {
+    private static boolean otherReaching(Position p, int[] legal, int from, int to) {
+        for (int m : legal) {
             int f = Move.from(m);
             if (!Move.isDrop(m) && Move.to(m) == to && f != from && p.typeAt(f) == p.typeAt(from)) {
                 return true;
@@ -325,8 +339,8 @@ public final class ShogiNotation {
     }
 
     /** Whether a piece of this type on the board has a legal move to {@code to}. */
-    private static boolean boardPieceReaches(Position p, int type, int to) {
-        for (int m : p.legalMoves()) {
+    private static boolean boardPieceReaches(Position p, int[] legal, int type, int to) {
+        for (int m : legal) {
             if (!Move.isDrop(m) && Move.to(m) == to && p.typeAt(Move.from(m)) == type) {
                 return true;
             }
@@ -336,10 +350,14 @@ public final class ShogiNotation {
 
     /** Whether the same from/to could have been played as a promotion. */
     static boolean couldPromote(Position p, int move) {
+        return couldPromote(p.legalMoves(), move);
+    }
+
+    private static boolean couldPromote(int[] legal, int move) {
         if (Move.isDrop(move) || Move.isPromotion(move)) {
             return false;
         }
-        for (int x : p.legalMoves()) {
+        for (int x : legal) {
             if (Move.isPromotion(x) && Move.from(x) == Move.from(move) && Move.to(x) == Move.to(move)) {
                 return true;
             }

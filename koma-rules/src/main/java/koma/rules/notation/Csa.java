@@ -30,12 +30,7 @@ import koma.rules.RuleSet;
  * A result CSA cannot express (an adjudicated win) is written as {@code %CHUDAN}.
  */
 public final class Csa {
-    /** CSA piece codes by SFEN letter. */
-    private static final Map<String, String> CODES = Map.ofEntries(Map.entry("P", "FU"), Map.entry("L", "KY"),
-            Map.entry("N", "KE"), Map.entry("S", "GI"), Map.entry("G", "KI"), Map.entry("B", "KA"), Map.entry("R", "HI"),
-            Map.entry("K", "OU"), Map.entry("+P", "TO"), Map.entry("+L", "NY"), Map.entry("+N", "NK"),
-            Map.entry("+S", "NG"), Map.entry("+B", "UM"), Map.entry("+R", "RY"));
-    private static final String[] HAND_ORDER = {"R", "B", "G", "S", "N", "L", "P"};
+    private static final Map<String, String> CODES = ShogiNotation.CSA_CODES;
 
     private Csa() {
     }
@@ -77,7 +72,7 @@ public final class Csa {
             }
             for (int color = 0; color < 2; color++) {
                 StringBuilder h = new StringBuilder();
-                for (String letter : HAND_ORDER) {
+                for (String letter : ShogiNotation.HAND_ORDER) {
                     int n = p.handCount(color, rs.typeOf(letter));
                     for (int i = 0; i < n; i++) {
                         h.append("00").append(CODES.get(letter));
@@ -152,11 +147,7 @@ public final class Csa {
     }
 
     private static void comment(StringBuilder sb, String c) {
-        if (c != null && !c.isEmpty()) {
-            for (String l : c.split("\n")) {
-                sb.append('\'').append(l).append('\n');
-            }
-        }
+        ShogiNotation.commentLines(sb, '\'', c);
     }
 
     // ------------------------------------------------------------------ reading
@@ -357,12 +348,7 @@ public final class Csa {
     }
 
     private static String letterOf(String code) {
-        for (Map.Entry<String, String> e : CODES.entrySet()) {
-            if (e.getValue().equals(code)) {
-                return e.getKey();
-            }
-        }
-        return null;
+        return ShogiNotation.letterOf(CODES, code);
     }
 
     /** The start position from PI (with pieces removed) or the P1..P9 rows and the hands. */

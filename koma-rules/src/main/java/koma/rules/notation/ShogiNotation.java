@@ -38,11 +38,60 @@ public final class ShogiNotation {
     static final String DIGITS = "０１２３４５６７８９";
     static final String[] KANJI_NUMBERS = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一",
             "十二", "十三", "十四", "十五", "十六", "十七", "十八"};
-    /** Japanese move-text names of the shogi pieces, by SFEN letter. */
-    static final Map<String, String> NAMES = Map.ofEntries(Map.entry("P", "歩"), Map.entry("L", "香"),
-            Map.entry("N", "桂"), Map.entry("S", "銀"), Map.entry("G", "金"), Map.entry("B", "角"), Map.entry("R", "飛"),
-            Map.entry("K", "玉"), Map.entry("+P", "と"), Map.entry("+L", "成香"), Map.entry("+N", "成桂"),
-            Map.entry("+S", "成銀"), Map.entry("+B", "馬"), Map.entry("+R", "龍"));
+    /**
+     * The shogi pieces: SFEN letter, CSA code, Japanese move-text name, one-character board-diagram name; the first
+     * seven in the order hands are written (rook first).
+     */
+    private static final String[][] PIECES = {{"R", "HI", "飛", "飛"}, {"B", "KA", "角", "角"}, {"G", "KI", "金", "金"},
+            {"S", "GI", "銀", "銀"}, {"N", "KE", "桂", "桂"}, {"L", "KY", "香", "香"}, {"P", "FU", "歩", "歩"},
+            {"K", "OU", "玉", "玉"}, {"+P", "TO", "と", "と"}, {"+L", "NY", "成香", "杏"}, {"+N", "NK", "成桂", "圭"},
+            {"+S", "NG", "成銀", "全"}, {"+B", "UM", "馬", "馬"}, {"+R", "RY", "龍", "龍"}};
+    /** Letters of the pieces that can be in hand, in writing order. */
+    static final String[] HAND_ORDER = {"R", "B", "G", "S", "N", "L", "P"};
+    static final Map<String, String> NAMES = column(2);
+    /** CSA piece codes by SFEN letter. */
+    static final Map<String, String> CSA_CODES = column(1);
+    /** One-character names for the KIF board diagram, by SFEN letter. */
+    static final Map<String, String> BOARD_NAMES = column(3);
+
+    private static Map<String, String> column(int c) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (String[] row : PIECES) {
+            m.put(row[0], row[c]);
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The SFEN letter whose entry in the table is this value, or null. */
+    static String letterOf(Map<String, String> table, String value) {
+        for (Map.Entry<String, String> e : table.entrySet()) {
+            if (e.getValue().equals(value)) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    /** Appends a possibly multi-line comment, each line after the format's comment mark. */
+    static void commentLines(StringBuilder sb, char mark, String c) {
+        if (c != null && !c.isEmpty()) {
+            for (String line : c.split("\n")) {
+                sb.append(mark).append(line).append('\n');
+            }
+        }
+    }
+
+    /** The one matching move, or an error saying there was none or several. */
+    private static int single(Position p, int found, int count, String field, String disambiguation) {
+        if (count == 1) {
+            return found;
+        }
+        if (count > 1) {
+            throw new NotationException(field, "ambiguous: " + count + " legal moves match; " + disambiguation);
+        }
+        throw new NotationException(field, "not a legal move in " + Fen.format(p));
+    }
+
     /** Other spellings accepted when reading, mapped to the names above. */
     private static final Map<String, String> ALIASES = Map.of("王", "玉", "竜", "龍", "全", "成銀", "圭", "成桂",
             "杏", "成香");
@@ -121,13 +170,7 @@ public final class ShogiNotation {
             found = m;
             count++;
         }
-        if (count == 1) {
-            return found;
-        }
-        if (count > 1) {
-            throw new NotationException(field, "ambiguous: " + count + " legal moves match; give the origin square");
-        }
-        throw new NotationException(field, "not a legal move in " + Fen.format(p));
+        return single(p, found, count, field, "give the origin square");
     }
 
     /** Groups: piece, origin, separator, destination, promotion mark. */
@@ -212,14 +255,11 @@ public final class ShogiNotation {
                 count++;
             }
         }
-        if (count == 1) {
-            return found;
+        if (count == 0) {
+            throw new NotationException(field, "not a legal move (or not written as expected, e.g. '７六歩', '同　歩', "
+                    + "'２二角成', '５五角打') in " + Fen.format(p));
         }
-        if (count > 1) {
-            throw new NotationException(field, "ambiguous: " + count + " legal moves match; add 右, 左, 上, 引, 寄 or 直");
-        }
-        throw new NotationException(field, "not a legal move (or not written as expected, e.g. '７六歩', '同　歩', "
-                + "'２二角成', '５五角打') in " + Fen.format(p));
+        return single(p, found, count, field, "add 右, 左, 上, 引, 寄 or 直");
     }
 
     private static int to(int m) {

@@ -303,32 +303,27 @@ class GameRecordFormatsTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "手合割：平手\\n手数----指手---------消費時間--\\n   1 ７六歩(77)\\n   2 ７六歩(77)|KIF line 4 (move 2)",
-            "手合割：平手\\n手数----指手---------消費時間--\\n   1 ７六歩(77)\\n   3 ３四歩(33)|KIF line 4",
-            "手合割：平手\\n手数----指手---------消費時間--\\n   1 ７六兵(77)|KIF line 3 (move 1)",
-            "手合割：平手\\n手数----指手---------消費時間--\\n   1 同　歩(77)|KIF line 3 (move 1)",
-            "手合割：八枚半落ち\\n手数----指手---------消費時間--\\n   1 ７六歩(77)|KIF header '手合割'",
-            "手合割：平手\\nこれは何|KIF line 2",
-            "先手：A\\n後手：B|KIF",
+            "KIF|手合割：平手\\n手数----指手---------消費時間--\\n   1 ７六歩(77)\\n   2 ７六歩(77)|KIF line 4 (move 2)",
+            "KIF|手合割：平手\\n手数----指手---------消費時間--\\n   1 ７六歩(77)\\n   3 ３四歩(33)|KIF line 4",
+            "KIF|手合割：平手\\n手数----指手---------消費時間--\\n   1 ７六兵(77)|KIF line 3 (move 1)",
+            "KIF|手合割：平手\\n手数----指手---------消費時間--\\n   1 同　歩(77)|KIF line 3 (move 1)",
+            "KIF|手合割：八枚半落ち\\n手数----指手---------消費時間--\\n   1 ７六歩(77)|KIF header '手合割'",
+            "KIF|手合割：平手\\nこれは何|KIF line 2",
+            "KIF|先手：A\\n後手：B|KIF",
+            "CSA|V2.2\\nPI\\n+\\n+7776FU\\n+3334FU|CSA line 5 (move 2)",
+            "CSA|V2.2\\nPI\\n+\\n+7776FU\\n-3335FU|CSA line 5 (move 2)",
+            "CSA|V2.2\\nPI\\n+\\n+7776XX|CSA line 4 (move 1)",
+            "CSA|V2.2\\nPI\\n+\\n+7776FU\\n%TORYO\\n-3334FU|CSA line 6",
+            "CSA|V2.2\\nPI\\n+\\n+7776FU\\n%SURRENDER|CSA line 5",
+            "CSA|V2.2\\nP1-KY-KE\\n+|CSA line P1",
+            "CSA|V3.0\\nPI\\n+|CSA line 1",
+            "CSA|V2.2\\nPI\\n+\\n+7776FU\\nTx|CSA line 5",
     })
-    void malformedKifNamesTheLine(String text, String field) {
-        NotationException e = assertThrows(NotationException.class, () -> Kif.parse(text.replace("\\n", "\n")));
-        assertEquals(field, e.field(), e.getMessage());
-    }
-
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "V2.2\\nPI\\n+\\n+7776FU\\n+3334FU|CSA line 5 (move 2)",
-            "V2.2\\nPI\\n+\\n+7776FU\\n-3335FU|CSA line 5 (move 2)",
-            "V2.2\\nPI\\n+\\n+7776XX|CSA line 4 (move 1)",
-            "V2.2\\nPI\\n+\\n+7776FU\\n%TORYO\\n-3334FU|CSA line 6",
-            "V2.2\\nPI\\n+\\n+7776FU\\n%SURRENDER|CSA line 5",
-            "V2.2\\nP1-KY-KE\\n+|CSA line P1",
-            "V3.0\\nPI\\n+|CSA line 1",
-            "V2.2\\nPI\\n+\\n+7776FU\\nTx|CSA line 5",
-    })
-    void malformedCsaNamesTheLine(String text, String field) {
-        NotationException e = assertThrows(NotationException.class, () -> Csa.parse(text.replace("\\n", "\n")));
+    void malformedKifAndCsaNameTheLine(String format, String text, String field) {
+        String t = text.replace("\\n", "\n");
+        NotationException e = assertThrows(NotationException.class, () -> {
+            GameRecord unused = format.equals("KIF") ? Kif.parse(t) : Csa.parse(t);
+        });
         assertEquals(field, e.field(), e.getMessage());
     }
 

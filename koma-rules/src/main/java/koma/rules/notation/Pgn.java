@@ -75,12 +75,14 @@ public final class Pgn {
         List<Integer> moves = g.moveInts();
         for (int i = 0; i < moves.size(); i++) {
             int m = moves.get(i);
+            String text = san ? San.format(p, m) : MoveNotation.format(p, m, coordinateStyle(rs));
+            // the move number and its move are one token, so that a line never ends between them
             if (p.sideToMove() == 0) {
-                tokens.add(number + ".");
+                text = number + ". " + text;
             } else if (i == 0) {
-                tokens.add(number + "...");
+                text = number + "... " + text;
             }
-            tokens.add(san ? San.format(p, m) : MoveNotation.format(p, m, coordinateStyle(rs)));
+            tokens.add(text);
             addComment(tokens, g.comment(i));
             if (i == moves.size() - 1 && g.closingComment() != null && (g.comment(i) == null || g.comment(i).isEmpty())) {
                 tokens.add("{}");

@@ -158,6 +158,9 @@ abstract class ApiSuite {
         assertEquals(404, missingFile.status());
         Api.Answer badExport = a.get("/api/games/" + id + "/export?format=doc");
         assertTrue(badExport.error().startsWith("format:"), badExport.text());
+        Api.Answer badRecord = a.post("/api/games", "{\"variant\":\"shogi\",\"mode\":\"hotseat\",\"record\":\"nonsense\"}");
+        assertEquals(400, badRecord.status());
+        assertTrue(badRecord.error().startsWith("record:"), badRecord.text());
     }
 
     @Test
@@ -268,10 +271,22 @@ abstract class ApiSuite {
         Api a = client();
         String id = a.create("{\"variant\":\"shogi\",\"mode\":\"hotseat\"}").get("id").asText();
         a.move(id, "c3c4", 0); // 7g7f in USI
-        a.move(id, "g7g6", 1); // 3c3d
+        JsonNode two = a.move(id, "g7g6", 1); // 3c3d
+        assertEquals("P-7f", two.get("moves").get(0).get("western").asText());
+        assertEquals("７六歩", two.get("moves").get(0).get("japanese").asText());
+        assertEquals("P-3d", two.get("moves").get(1).get("western").asText());
+        assertTrue(two.get("moves").get(1).get("san").isNull());
         String kif = a.get("/api/games/" + id + "/export?format=kif").text();
         assertTrue(kif.contains("７六歩(77)"), kif);
         assertTrue(kif.contains("３四歩(33)"), kif);
+        String csa = a.get("/api/games/" + id + "/export?format=csa").text();
+        assertTrue(csa.contains("+7776FU") && csa.contains("-3334FU"), csa);
+        // a KIF and a CSA record start new games with those moves
+        for (String rec : List.of(kif, csa)) {
+            JsonNode copy = a.create("{\"variant\":\"shogi\",\"mode\":\"hotseat\",\"record\":" + Api.JSON.valueToTree(rec) + "}");
+            assertEquals(2, copy.get("ply").asInt(), rec);
+            assertEquals("g7g6", copy.get("lastMove").asText());
+        }
         String fen = a.get("/api/games/" + id + "/export?format=fen&ply=1").text().strip();
         assertEquals("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2", fen);
         assertEquals(400, a.get("/api/games/" + id + "/export?format=fen&ply=9").status());

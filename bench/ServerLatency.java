@@ -20,7 +20,10 @@ import java.util.regex.Pattern;
  * has made PLIES moves (a finished game is replaced by a new one). Prints the move round-trip latency
  * (POST /api/games/{id}/moves until the full answer is read) as median, p95 and p99, and the throughput.
  *
- * <p>Usage: java bench/ServerLatency.java BASE_URL GAMES PLIES VARIANT SEED
+ * <p>Usage: java bench/ServerLatency.java BASE_URL GAMES PLIES VARIANT SEED [PACE_MS]
+ *
+ * <p>PACE_MS (default 0) makes each game post at most one move per PACE_MS milliseconds (a player's think
+ * time); 0 posts back to back, which measures the server at saturation.
  */
 public final class ServerLatency {
     private static final Pattern ID = Pattern.compile("\"id\":\"([a-z0-9]+)\"");
@@ -32,6 +35,7 @@ public final class ServerLatency {
         int games = Integer.parseInt(args[1]), plies = Integer.parseInt(args[2]);
         String variant = args[3];
         long seed = Long.parseLong(args[4]);
+        long pace = args.length > 5 ? Long.parseLong(args[5]) : 0;
         HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
                 .connectTimeout(Duration.ofSeconds(30)).executor(Executors.newFixedThreadPool(4)).build();
         ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
@@ -54,6 +58,9 @@ public final class ServerLatency {
                                 ply = 0;
                                 legal = legal(game);
                             }
+                            if (pace > 0) {
+                                Thread.sleep(made == 0 ? rnd.nextLong(pace) : pace); // spread the games' start
+                            }
                             String move = legal.get(rnd.nextInt(legal.size()));
                             String id = match(ID, game);
                             long t0 = System.nanoTime();
@@ -73,8 +80,9 @@ public final class ServerLatency {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         long[] ms = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-        System.out.printf("games at once: %d (%s, hot-seat), moves per game: %d, games created: %d, failed users: %d%n",
-                games, variant, plies, created.get(), errors.get());
+        System.out.printf("games at once: %d (%s, hot-seat), moves per game: %d, pace: %s, games created: %d, "
+                + "failed users: %d%n", games, variant, plies, pace == 0 ? "back to back" : "one move per " + pace
+                + " ms per game", created.get(), errors.get());
         System.out.printf("moves: %d in %.1f s = %.0f moves/s%n", ms.length, seconds, ms.length / seconds);
         System.out.printf("move round trip: median %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 pct(ms, 50), pct(ms, 95), pct(ms, 99), ms.length == 0 ? 0 : ms[ms.length - 1] / 1e6);

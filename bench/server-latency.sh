@@ -3,11 +3,12 @@
 # temporary directory, no rate limit), then bench/ServerLatency.java plays GAMES hot-seat games at once, each
 # posting a random legal move as soon as the previous answer arrived, and prints median / p95 / p99.
 #
-#   bench/server-latency.sh [GAMES=200] [PLIES=40] [VARIANT=chess] [SEED=1]
+#   bench/server-latency.sh [GAMES=200] [PLIES=40] [VARIANT=chess] [SEED=1] [PACE_MS=0]
+# PACE_MS > 0: each game posts one move per PACE_MS (think time); 0: back to back (the server at saturation).
 #   KOMA_BENCH_DB=jdbc:postgresql://...   measure on PostgreSQL instead of SQLite
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-games="${1:-200}" plies="${2:-40}" variant="${3:-chess}" seed="${4:-1}"
+games="${1:-200}" plies="${2:-40}" variant="${3:-chess}" seed="${4:-1}" pace="${5:-0}"
 
 "$root/koma" --version >/dev/null            # builds koma.jar when sources changed
 java="$(readlink -f "$(ls -d /usr/lib/jvm/*/bin/java | sort -V | tail -1)")"
@@ -31,5 +32,8 @@ echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -m), $(nproc) cores, load average
 echo "# server: koma serve, database ${KOMA_BENCH_DB:-SQLite file (WAL, synchronous=NORMAL)}; $("$java" -version 2>&1 | head -1)"
 echo "# warm-up: 20 games x 10 moves"
 "$java" "$root/bench/ServerLatency.java" "http://127.0.0.1:$port" 20 10 "$variant" 999 | sed 's/^/#   /'
-"$java" "$root/bench/ServerLatency.java" "http://127.0.0.1:$port" "$games" "$plies" "$variant" "$seed"
+cpu0="$(awk '{ print $14 + $15 }' "/proc/$server/stat")"
+"$java" "$root/bench/ServerLatency.java" "http://127.0.0.1:$port" "$games" "$plies" "$variant" "$seed" "$pace"
+cpu1="$(awk '{ print $14 + $15 }' "/proc/$server/stat")"
+echo "# server CPU time during the run: $(( (cpu1 - cpu0) * 1000 / $(getconf CLK_TCK) )) ms"
 echo "# server after the run: $(grep -c ERROR "$work/server.log" || true) ERROR lines in its log"

@@ -214,9 +214,15 @@ public final class KomaServer implements AutoCloseable {
         return GameService.seatOf(g, ctx.cookie("koma_" + g.id));
     }
 
+    /**
+     * The seat cookie, once for the game's API paths and once for its feed: a browser then sends each request
+     * only the seat of that game, however many games it has played.
+     */
     private static void setSeatCookie(Context ctx, String id, String token) {
-        ctx.res().addHeader("Set-Cookie", "koma_" + id + "=" + token + "; Path=/; Max-Age=" + COOKIE_MAX_AGE_S
-                + "; HttpOnly; SameSite=Lax");
+        for (String path : new String[]{"/api/games/" + id, "/ws/games/" + id}) {
+            ctx.res().addHeader("Set-Cookie", "koma_" + id + "=" + token + "; Path=" + path + "; Max-Age="
+                    + COOKIE_MAX_AGE_S + "; HttpOnly; SameSite=Lax");
+        }
     }
 
     private static Integer queryInt(Context ctx, String name) {

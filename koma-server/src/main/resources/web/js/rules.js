@@ -1,0 +1,76 @@
+// The rules page of one rule set: board facts and every piece (promoted too) with its moves drawn on a
+// small board from the diagram data of GET /api/variants/{id}.
+
+import { variantInfo, isShogiFamily } from './api.js';
+import { t, pieceName } from './i18n.js';
+import { moveDiagram, pieceSvg } from './pieces.js';
+
+const CELL = 24;
+
+/** A small board (odd size) with the piece in the centre and its moves as arrows, dots and rings. */
+export function diagramSvg(piece, pieceInner) {
+  let reach = 2;
+  for (const m of piece.moves) {
+    const r = m.range === 0 ? 4 : Math.max(Math.abs(m.dx), Math.abs(m.dy)) * m.range;
+    reach = Math.max(reach, r);
+  }
+  const n = 2 * Math.min(reach, 5) + 1;
+  const size = n * CELL;
+  const c = Math.floor(n / 2);
+  let s = `<svg class="rules-diagram" viewBox="0 0 ${size} ${size}" width="${size}" height="${size}" data-piece="${piece.letter}">`;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) s += `<rect class="dsq" x="${i * CELL}" y="${j * CELL}" width="${CELL}" height="${CELL}"/>`;
+  }
+  const cx = c * CELL + CELL / 2;
+  s += `<g class="diagram${piece.promoted ? ' promoted' : ''}">${moveDiagram(piece.moves, cx, cx, CELL, c * CELL + CELL * 0.3)}</g>`;
+  s += `<svg x="${c * CELL}" y="${c * CELL}" width="${CELL}" height="${CELL}" viewBox="0 0 100 100">${pieceInner}</svg>`;
+  return s + '</svg>';
+}
+
+/** The rules page. */
+export class RulesPage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.render();
+  }
+
+  async render() {
+    this.root.innerHTML = `<p class="loading">${t('common.loading')}</p>`;
+    let v;
+    try {
+      v = await variantInfo(this.id);
+    } catch (e) {
+      this.root.innerHTML = `<p class="error">${t('error.noVariant', { id: this.id })}: ${e.message}</p>`;
+      return;
+    }
+    this.v = v;
+    const family = isShogiFamily(v.id) ? 'shogi' : 'chess';
+    const byLetter = new Map(v.pieces.map((p) => [p.letter, p]));
+    let s = `<section class="rules-page" data-variant="${v.id}"><h1>${t('variant.' + v.id)}</h1>`;
+    s += `<p class="rules-summary">${t('rules.board', { files: v.files, ranks: v.ranks })} `
+      + `${v.drops ? t('rules.drops.yes') : t('rules.drops.no')} `
+      + `${t('rules.text.' + v.id)}</p>`;
+    s += `<p class="legend"><span class="lg lg-slide">→</span> ${t('rules.legend.slide')} · <span class="lg lg-step">●</span> ${t('rules.legend.step')} · <span class="lg lg-jump">○</span> ${t('rules.legend.jump')} · <span class="lg lg-move">◌</span> ${t('rules.legend.moveOnly')} · <span class="lg lg-capture">×</span> ${t('rules.legend.captureOnly')}</p>`;
+    s += '<div class="piece-cards">';
+    for (const p of v.pieces) {
+      const optsK = { variant: v.id, family, set: 'kanji', letter: p.letter, side: 'first', rotate: false, info: p };
+      const optsI = { ...optsK, set: 'international' };
+      const promo = p.promotesTo && byLetter.get(p.promotesTo);
+      s += `<article class="piece-card${p.promoted ? ' promoted' : ''}" data-letter="${p.letter}">`
+        + `<h2>${pieceName(p.name, family)} <span class="letter">${p.letter}</span></h2>`
+        + `<div class="card-body">${diagramSvg(p, pieceSvg(optsK, 100).replace(/^<svg[^>]*>|<\/svg>$/g, ''))}`
+        + `<div class="card-side">${pieceSvg(optsK, 54)}${family === 'shogi' ? pieceSvg(optsI, 54) : ''}`
+        + `<div class="betza" title="Betza">${p.betza}</div>`
+        + (promo ? `<div class="promotes">${t('rules.promotesTo', { name: pieceName(promo.name, family) })}</div>` : '')
+        + (p.royal ? `<div class="royal">${t('rules.royal')}</div>` : '')
+        + `</div></div></article>`;
+    }
+    s += '</div></section>';
+    this.root.innerHTML = s;
+  }
+
+  relabel() {
+    this.render();
+  }
+}

@@ -106,11 +106,11 @@ export class GamePage {
       <label class="shogi-only"><span data-t="view.notation"></span> <select id="notation"></select></label>
     </div>
     <div class="nav" id="nav">
-      <button type="button" data-nav="first" aria-label="first">⏮</button>
-      <button type="button" data-nav="prev" aria-label="previous">◀</button>
+      <button type="button" data-nav="first" aria-label="first">«</button>
+      <button type="button" data-nav="prev" aria-label="previous">‹</button>
       <span id="ply-label"></span>
-      <button type="button" data-nav="next" aria-label="next">▶</button>
-      <button type="button" data-nav="last" aria-label="last">⏭</button>
+      <button type="button" data-nav="next" aria-label="next">›</button>
+      <button type="button" data-nav="last" aria-label="last">»</button>
     </div>
     <div class="move-list" id="move-list"></div>
     <div class="analysis" id="analysis" hidden>

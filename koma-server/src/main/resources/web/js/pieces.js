@@ -60,7 +60,7 @@ export function moveDiagram(moves, cx, cy, unit, maxReach) {
     } else {
       const steps = m.range;
       const reach = Math.max(Math.abs(m.dx), Math.abs(m.dy)) * steps;
-      const k = Math.min(unit, maxReach / reach);
+      const k = Math.min(unit, (maxReach * 0.8) / reach);
       for (let i = 1; i <= steps; i++) {
         const x = cx + m.dx * k * i;
         const y = cy - m.dy * k * i;
@@ -95,8 +95,8 @@ export function pieceMarkup(opts) {
   const small = letter.replace('+', '') === 'P';
   let inner = pentagon(small);
   if (set === 'international') {
-    inner += `<g class="diagram${promoted ? ' promoted' : ''}">${moveDiagram(info ? info.moves : [], 50, 57, 11, 34)}</g>`;
-    inner += `<text x="50" y="58" class="intl-letter${promoted ? ' promoted' : ''}">${esc(letter.replace('+', ''))}</text>`;
+    inner += `<g class="diagram${promoted ? ' promoted' : ''}">${moveDiagram(info ? info.moves : [], 50, 58, 17, 38)}</g>`;
+    inner += `<text x="50" y="64" class="intl-letter${promoted ? ' promoted' : ''}">${esc(letter.replace('+', ''))}</text>`;
   } else {
     const k = kanjiOf(variant, letter, side);
     if (k.length === 1) {

@@ -7,14 +7,20 @@ import { moveDiagram, pieceSvg } from './pieces.js';
 
 const CELL = 24;
 
-/** A small board (odd size) with the piece in the centre and its moves as arrows, dots and rings. */
-export function diagramSvg(piece, pieceInner) {
+/** How far the diagrams of a rule set reach: the longest limited move, slides drawn 4 squares, 2 to 5. */
+export function diagramReach(pieces) {
   let reach = 2;
-  for (const m of piece.moves) {
-    const r = m.range === 0 ? 4 : Math.max(Math.abs(m.dx), Math.abs(m.dy)) * m.range;
-    reach = Math.max(reach, r);
+  for (const p of pieces) {
+    for (const m of p.moves) {
+      reach = Math.max(reach, m.range === 0 ? 4 : Math.max(Math.abs(m.dx), Math.abs(m.dy)) * m.range);
+    }
   }
-  const n = 2 * Math.min(reach, 5) + 1;
+  return Math.min(reach, 5);
+}
+
+/** A small board (odd size) with the piece in the centre and its moves as arrows, dots and rings. */
+export function diagramSvg(piece, pieceInner, reach) {
+  const n = 2 * reach + 1;
   const size = n * CELL;
   const c = Math.floor(n / 2);
   let s = `<svg class="rules-diagram" viewBox="0 0 ${size} ${size}" width="${size}" height="${size}" data-piece="${piece.letter}">`;
@@ -46,6 +52,7 @@ export class RulesPage {
     }
     this.v = v;
     const family = isShogiFamily(v.id) ? 'shogi' : 'chess';
+    const reach = diagramReach(v.pieces);
     const byLetter = new Map(v.pieces.map((p) => [p.letter, p]));
     let s = `<section class="rules-page" data-variant="${v.id}"><h1>${t('variant.' + v.id)}</h1>`;
     s += `<p class="rules-summary">${t('rules.board', { files: v.files, ranks: v.ranks })} `
@@ -56,13 +63,14 @@ export class RulesPage {
     for (const p of v.pieces) {
       const optsK = { variant: v.id, family, set: 'kanji', letter: p.letter, side: 'first', rotate: false, info: p };
       const optsI = { ...optsK, set: 'international' };
-      const promo = p.promotesTo && byLetter.get(p.promotesTo);
+      const promos = (Array.isArray(p.promotesTo) ? p.promotesTo : p.promotesTo ? [p.promotesTo] : [])
+        .map((l) => byLetter.get(l) || byLetter.get(l.toUpperCase())).filter(Boolean);
       s += `<article class="piece-card${p.promoted ? ' promoted' : ''}" data-letter="${p.letter}">`
         + `<h2>${pieceName(p.name, family)} <span class="letter">${p.letter}</span></h2>`
-        + `<div class="card-body">${diagramSvg(p, pieceSvg(optsK, 100).replace(/^<svg[^>]*>|<\/svg>$/g, ''))}`
+        + `<div class="card-body">${diagramSvg(p, pieceSvg(optsK, 100).replace(/^<svg[^>]*>|<\/svg>$/g, ''), reach)}`
         + `<div class="card-side">${pieceSvg(optsK, 54)}${family === 'shogi' ? pieceSvg(optsI, 54) : ''}`
         + `<div class="betza" title="Betza">${p.betza}</div>`
-        + (promo ? `<div class="promotes">${t('rules.promotesTo', { name: pieceName(promo.name, family) })}</div>` : '')
+        + (promos.length ? `<div class="promotes">${t('rules.promotesTo', { name: promos.map((q) => pieceName(q.name, family)).join(', ') })}</div>` : '')
         + (p.royal ? `<div class="royal">${t('rules.royal')}</div>` : '')
         + `</div></div></article>`;
     }

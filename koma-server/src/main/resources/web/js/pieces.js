@@ -45,7 +45,7 @@ export function moveDiagram(moves, cx, cy, unit, maxReach) {
     const len = Math.hypot(m.dx, m.dy);
     const ux = m.dx / len;
     const uy = -m.dy / len;
-    const cls = 'mv mv-' + m.mode;
+    const cls = 'mv mv-' + m.mode + (m.initial ? ' mv-initial' : '');
     if (m.range === 0) {
       const r = maxReach;
       const x2 = cx + ux * r;
@@ -66,7 +66,8 @@ export function moveDiagram(moves, cx, cy, unit, maxReach) {
         const y = cy - m.dy * k * i;
         const r = unit * 0.2;
         if (m.jump) {
-          out += `<circle class="${cls} mv-jump" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${(r * 1.25).toFixed(1)}"/>`;
+          const d = r * 1.6;
+          out += `<polygon class="${cls} mv-jump" points="${x.toFixed(1)},${(y - d).toFixed(1)} ${(x + d).toFixed(1)},${y.toFixed(1)} ${x.toFixed(1)},${(y + d).toFixed(1)} ${(x - d).toFixed(1)},${y.toFixed(1)}"/>`;
         } else {
           out += `<circle class="${cls} mv-step" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r.toFixed(1)}"/>`;
         }

@@ -58,7 +58,14 @@ export class RulesPage {
     s += `<p class="rules-summary">${t('rules.board', { files: v.files, ranks: v.ranks })} `
       + `${v.drops ? t('rules.drops.yes') : t('rules.drops.no')} `
       + `${t('rules.text.' + v.id)}</p>`;
-    s += `<p class="legend"><span class="lg lg-slide">→</span> ${t('rules.legend.slide')} · <span class="lg lg-step">●</span> ${t('rules.legend.step')} · <span class="lg lg-jump">○</span> ${t('rules.legend.jump')} · <span class="lg lg-move">◌</span> ${t('rules.legend.moveOnly')} · <span class="lg lg-capture">×</span> ${t('rules.legend.captureOnly')}</p>`;
+    const icon = (inner) => `<svg class="lg" viewBox="0 0 20 20" width="18" height="18"><g class="diagram">${inner}</g></svg>`;
+    const dot = (cls, r = 4) => icon(`<circle class="mv ${cls}" cx="10" cy="10" r="${r}"/>`);
+    s += '<p class="legend">' + [
+      [icon('<line class="mv mv-both mv-slide" x1="1" y1="10" x2="13" y2="10"/><polygon class="mv mv-both mv-head" points="19,10 12,5.5 12,14.5"/>'), 'rules.legend.slide'],
+      [dot('mv-both mv-step'), 'rules.legend.step'], [icon('<polygon class="mv mv-both mv-jump" points="10,3 17,10 10,17 3,10"/>'), 'rules.legend.jump'],
+      [dot('mv-move mv-step'), 'rules.legend.moveOnly'], [dot('mv-capture mv-step'), 'rules.legend.captureOnly'],
+      [dot('mv-move mv-step mv-initial'), 'rules.legend.initial'],
+    ].map(([i, k]) => `<span class="lg-item">${i} ${t(k)}</span>`).join(' ') + '</p>';
     s += '<div class="piece-cards">';
     for (const p of v.pieces) {
       const optsK = { variant: v.id, family, set: 'kanji', letter: p.letter, side: 'first', rotate: false, info: p };

@@ -52,6 +52,8 @@ export class GamePage {
     this.destroyed = true;
     document.removeEventListener('keydown', this.keyListener);
     clearInterval(this.timer);
+    clearInterval(this.poll);
+    clearInterval(this.pingTimer);
     clearTimeout(this.reconnectTimer);
     if (this.ws) this.ws.close();
     if (this.board) this.board.destroy();
@@ -81,6 +83,7 @@ export class GamePage {
     this.update(g);
     this.connect();
     this.timer = setInterval(() => this.tickClocks(), 100);
+    this.poll = setInterval(() => { if (!this.ws || this.ws.readyState !== 1) this.refresh(); }, 3000);
   }
 
   layout() {

@@ -54,7 +54,7 @@ class WebAppBrowserTest {
      * plays them by clicking. Chosen by hand; the ply counts they take are printed by the test.
      */
     private static final Map<String, String> ENDGAMES = Map.of(
-            "chess", "7k/8/8/8/8/8/1Q6/R3K3 w - - 0 1",
+            "chess", "7k/8/8/8/8/8/2Q5/R3K3 w - - 0 1",
             "shodo", "4k3/8/8/8/8/8/8/Q2QK3 w - - 0 1",
             "shodo-deathmatch", "7n/8/8/8/8/8/NNNNNNNN/NNNNNNNN w - - 0 1",
             "shogi", "8k/9/9/9/9/9/9/9/K8 b 2RG 1",

@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "Koma 0.1.0",
     description = "Koma: play and study chess, shogi, Wa shogi and Shodo",
-    subcommands = {PerftCommand.class, ProtocolCommands.Uci.class, ProtocolCommands.Usi.class,
+    subcommands = {ServeCommand.class, PerftCommand.class, ProtocolCommands.Uci.class, ProtocolCommands.Usi.class,
         ProtocolCommands.XBoard.class,
         BenchCommand.class, MatchCommand.class, PlayCommand.class})
 public final class Main implements Runnable {

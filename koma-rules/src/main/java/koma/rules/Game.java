@@ -15,7 +15,7 @@ public final class Game {
     /** Why a game ended. */
     public enum Termination {
         CHECKMATE, STALEMATE, NO_LEGAL_MOVE, REPETITION, PERPETUAL_CHECK, FIFTY_MOVES, SEVENTY_FIVE_MOVES,
-        INSUFFICIENT_MATERIAL, EXTINCTION, IMPASSE, DECLARATION, RESIGNATION, AGREEMENT
+        INSUFFICIENT_MATERIAL, EXTINCTION, IMPASSE, DECLARATION, RESIGNATION, AGREEMENT, TIME_FORFEIT
     }
 
     /**
@@ -234,6 +234,19 @@ public final class Game {
     public Result resign(int color) {
         requireNotOver();
         return result = new Result(color ^ 1, Termination.RESIGNATION);
+    }
+
+    /**
+     * The player of {@code color} runs out of time: the opponent wins, unless the opponent could not mate by any
+     * series of legal moves (FIDE 6.9; RULES.md): the position is already dead by the rule set's material list, or
+     * the opponent has nothing but a royal piece and no drops to bring more.
+     */
+    public Result flag(int color) {
+        requireNotOver();
+        int winner = color ^ 1;
+        boolean loneRoyal = rs.royalType >= 0 && pos.pieceCount(winner) == 1 && !rs.drops;
+        boolean dead = Material.insufficient(pos, rs.endRules.material());
+        return result = new Result(loneRoyal || dead ? Result.DRAW : winner, Termination.TIME_FORFEIT);
     }
 
     /** Both players agree to a draw. */

@@ -1,0 +1,216 @@
+package koma.server;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import koma.protocol.match.Pgn;
+import koma.rules.Move;
+import koma.rules.PieceDiagram;
+import koma.rules.PieceType;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
+import koma.rules.notation.MoveNotation;
+import koma.rules.notation.San;
+
+/** The JSON shapes of docs/server-api.md: a game as a seat sees it, and a rule set with its piece diagrams. */
+final class GameView {
+    private GameView() {
+    }
+
+    /** A seat: which sides a request's cookie holds. */
+    enum Seat {
+        NONE, FIRST, SECOND, BOTH;
+
+        boolean holds(int side) {
+            return this == BOTH || (side == 0 && this == FIRST) || (side == 1 && this == SECOND);
+        }
+
+        String json() {
+            return this == NONE ? null : name().toLowerCase();
+        }
+    }
+
+    /** The game as {@code GET /api/games/{id}} returns it; call with the game's monitor held. */
+    static Map<String, Object> game(LiveGame g, Seat seat, long now) {
+        RuleSet rs = g.rules;
+        Position p = g.game.position();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", g.id);
+        out.put("variant", rs.id);
+        out.put("mode", g.mode.name().toLowerCase());
+        out.put("status", g.status);
+        out.put("you", seat.json());
+        Map<String, Object> players = new LinkedHashMap<>();
+        players.put("first", g.players[0]);
+        players.put("second", g.players[1]);
+        out.put("players", players);
+        out.put("initialFen", g.initialFen);
+        out.put("fen", Fen.format(p));
+        out.put("ply", g.ply());
+        out.put("sideToMove", LiveGame.side(p.sideToMove()));
+        out.put("board", board(p));
+        out.put("hands", hands(p));
+        out.put("check", p.inCheck());
+        out.put("lastMove", g.moves.isEmpty() ? null : g.moves.get(g.moves.size() - 1));
+        List<String> legal = new ArrayList<>();
+        if (!g.finished()) {
+            for (int m : p.legalMoves()) {
+                legal.add(MoveNotation.formatUci(p, m));
+            }
+        }
+        out.put("legalMoves", legal);
+        out.put("moves", history(g));
+        out.put("clock", g.clock.view(g.active() ? p.sideToMove() : -1, now));
+        out.put("drawOffer", LiveGame.side(g.drawOffer));
+        out.put("result", result(g));
+        return out;
+    }
+
+    static Map<String, Object> result(LiveGame g) {
+        if (!g.finished()) {
+            return null;
+        }
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("winner", LiveGame.side(g.resultWinner));
+        r.put("termination", g.resultTermination);
+        r.put("text", g.resultWinner == 0 ? "1-0" : g.resultWinner == 1 ? "0-1" : "1/2-1/2");
+        return r;
+    }
+
+    private static List<Map<String, Object>> board(Position p) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        RuleSet rs = p.ruleSet();
+        for (int sq = 0; sq < rs.geometry.squares; sq++) {
+            if (p.isEmpty(sq)) {
+                continue;
+            }
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("square", Fen.squareName(rs.geometry, sq));
+            e.put("piece", rs.piece(p.typeAt(sq)).letter());
+            e.put("side", LiveGame.side(p.colorAt(sq)));
+            out.add(e);
+        }
+        return out;
+    }
+
+    private static Map<String, Object> hands(Position p) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int c = 0; c < 2; c++) {
+            Map<String, Integer> h = new LinkedHashMap<>();
+            if (p.ruleSet().drops) {
+                for (int type : p.handTypes()) {
+                    int n = p.handCount(c, type);
+                    if (n > 0) {
+                        h.put(p.ruleSet().piece(type).letter(), n);
+                    }
+                }
+            }
+            out.put(LiveGame.side(c), h);
+        }
+        return out;
+    }
+
+    /** Every move with its notations and the position after it. */
+    private static List<Map<String, Object>> history(LiveGame g) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        Position p = g.start.copy();
+        boolean san = Pgn.usesSan(g.rules);
+        for (String uci : g.moves) {
+            int m = MoveNotation.parseUci(p, uci);
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("move", uci);
+            e.put("san", san ? San.format(p, m) : null);
+            e.put("western", null);
+            e.put("japanese", null);
+            p.doMove(m);
+            e.put("fen", Fen.format(p));
+            out.add(e);
+        }
+        return out;
+    }
+
+    /** The position after the first {@code ply} moves. */
+    static Position positionAt(LiveGame g, int ply) {
+        Position p = g.start.copy();
+        for (int i = 0; i < ply; i++) {
+            p.doMove(MoveNotation.parseUci(p, g.moves.get(i)));
+        }
+        return p;
+    }
+
+    /** A move list in the rule set's readable notation (SAN for chess-like rule sets, else UCI strings). */
+    static List<String> readable(Position from, int[] moves) {
+        List<String> out = new ArrayList<>();
+        Position p = from.copy();
+        boolean san = Pgn.usesSan(p.ruleSet());
+        for (int m : moves) {
+            if (m == Move.NONE || !p.isLegal(m)) {
+                break;
+            }
+            out.add(san ? San.format(p, m) : MoveNotation.formatUci(p, m));
+            p.doMove(m);
+        }
+        return out;
+    }
+
+    /** A rule set as {@code GET /api/variants/{id}} returns it. */
+    static Map<String, Object> variant(RuleSet rs) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", rs.id);
+        out.put("name", rs.name);
+        out.put("files", rs.geometry.files);
+        out.put("ranks", rs.geometry.ranks);
+        out.put("drops", rs.drops);
+        out.put("startFen", rs.startFen);
+        out.put("promotionRanks", rs.promotion.zoneDepth());
+        out.put("promotionTrigger", rs.promotion.trigger().name().toLowerCase());
+        List<Map<String, Object>> pieces = new ArrayList<>();
+        for (PieceType pt : rs.pieces) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("letter", pt.letter());
+            e.put("name", pt.name());
+            e.put("betza", pt.betza());
+            e.put("royal", pt.royal());
+            List<String> promotes = new ArrayList<>();
+            for (int t : pt.promotions()) {
+                promotes.add(rs.piece(t).letter());
+            }
+            e.put("promotesTo", promotes.isEmpty() ? null : promotes.size() == 1 ? promotes.get(0) : promotes);
+            e.put("promoted", pt.promoted());
+            List<Map<String, Object>> moves = new ArrayList<>();
+            for (PieceDiagram.Step s : PieceDiagram.of(pt)) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("dx", s.dx());
+                m.put("dy", s.dy());
+                m.put("range", s.range());
+                m.put("mode", s.mode().name().toLowerCase());
+                m.put("jump", s.jump());
+                m.put("initial", s.initial());
+                moves.add(m);
+            }
+            e.put("moves", moves);
+            pieces.add(e);
+        }
+        out.put("pieces", pieces);
+        return out;
+    }
+
+    /** The rule-set list of {@code GET /api/variants}. */
+    static List<Map<String, Object>> variants() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String id : RuleSet.IDS) {
+            RuleSet rs = RuleSet.of(id);
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("id", rs.id);
+            e.put("name", rs.name);
+            e.put("files", rs.geometry.files);
+            e.put("ranks", rs.geometry.ranks);
+            e.put("drops", rs.drops);
+            out.add(e);
+        }
+        return out;
+    }
+}

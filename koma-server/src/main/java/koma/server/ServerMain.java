@@ -1,0 +1,37 @@
+package koma.server;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs a server from plain arguments ({@code --port N --bind ADDR --db URL --data DIR --rate-limit R}); the
+ * {@code koma serve} command is the usual way, this entry point serves tests that start a server as a
+ * separate process from the class path.
+ */
+public final class ServerMain {
+    private ServerMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        int port = 8080;
+        String bind = "127.0.0.1", db = null;
+        Path data = Path.of("data");
+        double rate = ServerConfig.DEFAULT_RATE;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--port" -> port = Integer.parseInt(args[i + 1]);
+                case "--bind" -> bind = args[i + 1];
+                case "--db" -> db = args[i + 1];
+                case "--data" -> data = Path.of(args[i + 1]);
+                case "--rate-limit" -> rate = Double.parseDouble(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        KomaServer s = KomaServer.start(new ServerConfig(port, bind, db, data, rate, ServerConfig.DEFAULT_BURST,
+                ServerConfig.defaultEngineThreads()));
+        System.out.println("listening on port " + s.port());
+        System.out.flush();
+        Runtime.getRuntime().addShutdownHook(new Thread(s::close));
+        new CountDownLatch(1).await();
+    }
+}

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -57,7 +58,9 @@ final class Browser implements AutoCloseable {
     }
 
     WebDriverWait waiting(int seconds) {
-        return new WebDriverWait(driver, Duration.ofSeconds(seconds), Duration.ofMillis(50));
+        WebDriverWait w = new WebDriverWait(driver, Duration.ofSeconds(seconds), Duration.ofMillis(50));
+        w.ignoring(StaleElementReferenceException.class);
+        return w;
     }
 
     WebElement waitFor(String css) {
@@ -100,7 +103,9 @@ final class Browser implements AutoCloseable {
 
     /** The ply the page shows (the move-list position). */
     int shownPly() {
-        return Integer.parseInt(waitFor("#ply-label").getAttribute("data-ply"));
+        waitFor("#ply-label");
+        Object ply = js("return document.getElementById('ply-label').dataset.ply;");
+        return ply == null ? -1 : Integer.parseInt(ply.toString());
     }
 
     /** Plays a UCI move by clicking: the piece (or the hand piece), the destination, the promotion choice. */
@@ -133,8 +138,8 @@ final class Browser implements AutoCloseable {
 
     /** The piece letter on a square as the page draws it, or null. */
     String pieceOn(String sq) {
-        List<WebElement> p = all("g.pc[data-on='" + sq + "']");
-        return p.isEmpty() ? null : p.get(0).getAttribute("data-piece");
+        Object p = js("const e = document.querySelector(\"g.pc[data-on='\" + arguments[0] + \"']\"); return e && e.dataset.piece;", sq);
+        return p == null ? null : p.toString();
     }
 
     void screenshot(String name) {

@@ -120,11 +120,11 @@ final class Browser implements AutoCloseable {
             if (!m.matches()) {
                 throw new IllegalArgumentException("not a move: " + uci);
             }
-            square(m.group(1)).click();
+            clickSquare(m.group(1));
             to = m.group(2);
         }
         waitFor("circle.dest[data-dest='" + to + "']");
-        square(to).click();
+        clickSquare(to);
         List<WebElement> dialog = all(".promo-dialog");
         if (!dialog.isEmpty()) {
             String suffix = uci.contains("@") ? "" : uci.replaceAll("^[a-p]\\d{1,2}[a-p]\\d{1,2}", "");
@@ -134,6 +134,20 @@ final class Browser implements AutoCloseable {
 
     WebElement square(String sq) {
         return waitFor("rect[data-square='" + sq + "']");
+    }
+
+    /** Clicks a square; again when a feed update redrew the board between finding and clicking it. */
+    void clickSquare(String sq) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                square(sq).click();
+                return;
+            } catch (StaleElementReferenceException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** The piece letter on a square as the page draws it, or null. */

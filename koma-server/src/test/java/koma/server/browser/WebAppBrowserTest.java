@@ -138,6 +138,19 @@ class WebAppBrowserTest {
         assertEquals("first", g.get("result").get("winner").asText(), variant + ": " + g.get("result"));
         assertEquals("first", browser.waitFor("#result").getAttribute("data-winner"));
         assertFalse(shown.isBlank());
+        if (variant.equals("chess")) {
+            // after the game: the engine's view of the position before the mate, and the PGN record
+            int last = browser.shownPly();
+            browser.waitFor("[data-nav='prev']").click();
+            browser.waiting(10).until(d -> browser.shownPly() == last - 1);
+            browser.waitFor("#analyse").click();
+            String score = browser.waitFor("#analysis-out .eval .score").getText();
+            assertTrue(score.contains("mate") || score.startsWith("+"), "White is winning: " + score);
+            assertFalse(browser.waitFor("#analysis-out .pv").getText().isBlank());
+            browser.screenshot("computer-chess-analysis");
+            browser.waitFor("[data-export='pgn']").click();
+            browser.waiting(10).until(d -> browser.waitFor("#export-out").getAttribute("value").contains("1-0"));
+        }
         System.out.printf("browser: %s against the computer (level 0) from %s: won in %d moves (%s)%n",
                 variant, ENDGAMES.get(variant), clicks, shown);
     }

@@ -435,10 +435,16 @@ export class GamePage {
       const c = g.clock[side];
       if (!el || !c) continue;
       const running = g.status === 'active' && g.clock.running === side;
-      const ms = c.ms - (running ? elapsed : 0);
+      let ms = c.ms - (running ? elapsed : 0);
+      let inByoyomi = !!c.inByoyomi;
+      if (g.clock.type === 'byoyomi' && ms < 0 && !inByoyomi && g.clock.byoyomiMs > 0 && c.periods > 0) {
+        // main time ran out locally: the byoyomi period runs until the server's next word
+        inByoyomi = true;
+        ms = g.clock.byoyomiMs + ms;
+      }
       let s = formatClock(ms);
-      if (g.clock.type === 'byoyomi' && (c.inByoyomi || c.periods !== undefined)) {
-        s += c.inByoyomi ? ` ${t('clock.byoyomiShort')}` : '';
+      if (g.clock.type === 'byoyomi') {
+        if (inByoyomi) s += ` ${t('clock.byoyomiShort')}`;
         if (c.periods !== undefined) s += ` (${c.periods}×)`;
       }
       el.textContent = s;

@@ -77,6 +77,11 @@ final class Browser implements AutoCloseable {
 
     /** Fills the new-game form and starts the game; returns the game id from the address. */
     String newGame(String variant, String mode, int level, String color, String fen) {
+        return newGame(variant, mode, level, color, fen, "none");
+    }
+
+    /** As above with a clock type (none, fischer or byoyomi) at the form's default times. */
+    String newGame(String variant, String mode, int level, String color, String fen, String clock) {
         open("/");
         waitFor("#new-game-form");
         new Select(driver.findElement(By.id("ng-variant"))).selectByValue(variant);
@@ -88,6 +93,7 @@ final class Browser implements AutoCloseable {
         if (!mode.equals("hotseat")) {
             new Select(driver.findElement(By.id("ng-color"))).selectByValue(color);
         }
+        driver.findElement(By.cssSelector("input[name=clock][value=" + clock + "]")).click();
         if (fen != null) {
             driver.findElement(By.cssSelector("details.field summary")).click();
             WebElement f = driver.findElement(By.id("ng-fen"));

@@ -157,7 +157,7 @@ class WebAppBrowserTest {
 
     @Test
     void twoSeatGameThroughTheShareLink() throws Exception {
-        String id = browser.newGame("chess", "friend", 0, "first", null);
+        String id = browser.newGame("chess", "friend", 0, "first", null, "fischer");
         String link = browser.waitFor("#share-link").getAttribute("value");
         assertTrue(link.endsWith("/game/" + id + "?join"), link);
         try (Browser friend = new Browser(base)) {
@@ -168,6 +168,12 @@ class WebAppBrowserTest {
             assertEquals("active", g.get("status").asText());
             // the friend sees the board from the second player's side
             browser.waiting(20).until(d -> browser.waitFor("#status").getText().contains("White"));
+            // the clocks (Fischer, the form's default 5 min + 3 s): White's runs down locally, Black's stands
+            String white = browser.waitFor("[data-clock='first']").getText();
+            String black = browser.waitFor("[data-clock='second']").getText();
+            assertTrue(white.matches("[45]:\\d\\d"), white);
+            browser.waiting(5).until(d -> !browser.waitFor("[data-clock='first']").getText().equals(white));
+            assertEquals(black, browser.waitFor("[data-clock='second']").getText());
             browser.clickMove("e2e4", "first");
             try {
                 friend.waiting(20).until(d -> "P".equals(friend.pieceOn("e4")));

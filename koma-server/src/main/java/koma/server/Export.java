@@ -4,23 +4,24 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import koma.protocol.match.GameRecord;
-import koma.protocol.match.GameResult;
-import koma.protocol.match.Kif;
-import koma.protocol.match.Pgn;
-import koma.protocol.match.TimeControl;
 import koma.rules.Position;
 import koma.rules.RuleSet;
+import koma.rules.notation.Csa;
 import koma.rules.notation.Fen;
+import koma.rules.notation.GameRecord;
+import koma.rules.notation.Kif;
 import koma.rules.notation.MoveNotation;
-import koma.rules.notation.San;
+import koma.rules.notation.NotationException;
+import koma.rules.notation.Pgn;
 
-/** Game records for {@code GET /api/games/{id}/export}: PGN (every rule set), KIF (shogi) and FEN at a ply. */
+/**
+ * Game records for {@code GET /api/games/{id}/export} (PGN for every rule set, KIF and CSA for shogi, FEN at a
+ * ply) and for {@code POST /api/games} with a {@code record}, through the rules core's notation module.
+ */
 final class Export {
     private Export() {
     }
@@ -28,11 +29,18 @@ final class Export {
     static String export(GameService.Snapshot s, String format, Integer ply) {
         return switch (format) {
             case "fen" -> fen(s, ply);
-            case "pgn" -> pgn(s);
-            case "kif" -> kif(s);
-            case "csa" -> throw ApiException.badRequest("format: csa export is not available yet (formats: pgn, kif, fen)");
+            case "pgn" -> Pgn.format(record(s));
+            case "kif" -> shogiOnly(s, "kif", () -> Kif.format(record(s)));
+            case "csa" -> shogiOnly(s, "csa", () -> Csa.format(record(s)));
             default -> throw ApiException.badRequest("format: must be pgn, kif, csa or fen, got '" + format + "'");
         };
+    }
+
+    private static String shogiOnly(GameService.Snapshot s, String format, java.util.function.Supplier<String> f) {
+        if (!s.rules().id.equals("shogi")) {
+            throw ApiException.badRequest("format: " + format + " is for shogi only, this game is " + s.rules().id);
+        }
+        return f.get();
     }
 
     private static String fen(GameService.Snapshot s, Integer ply) {
@@ -47,116 +55,76 @@ final class Export {
         return Fen.format(p) + "\n";
     }
 
-    private static String score(GameService.Snapshot s) {
-        if (s.termination() == null) {
-            return "*";
-        }
-        return s.winner() == 0 ? "1-0" : s.winner() == 1 ? "0-1" : "1/2-1/2";
-    }
-
-    private static boolean fromStart(GameService.Snapshot s) {
-        return Fen.format(s.start()).equals(Fen.format(Position.start(s.rules())));
-    }
-
-    /** PGN with SAN movetext for chess-like rule sets and engine move strings for the shogi family. */
-    static String pgn(GameService.Snapshot s) {
+    /** The game as a record: players, date, time control, result and termination. */
+    static GameRecord record(GameService.Snapshot s) {
         RuleSet rs = s.rules();
+        ZonedDateTime started = Instant.ofEpochMilli(s.createdAt()).atZone(ZoneOffset.UTC);
         Map<String, String> tags = new LinkedHashMap<>();
         tags.put("Event", "Koma server game");
         tags.put("Site", "?");
-        tags.put("Date", started(s).format(DateTimeFormatter.ofPattern("yyyy.MM.dd")));
+        tags.put("Date", started.format(DateTimeFormatter.ofPattern("yyyy.MM.dd")));
+        tags.put("Time", started.format(DateTimeFormatter.ofPattern("HH:mm:ss")));
         tags.put("Round", "-");
         tags.put("White", s.players()[0]);
         tags.put("Black", s.players()[1]);
-        tags.put("Result", score(s));
-        if (!rs.id.equals("chess")) {
-            tags.put("Variant", rs.id);
-        }
-        if (!fromStart(s)) {
-            tags.put("SetUp", "1");
-            tags.put("FEN", Fen.format(s.start()));
-        }
-        tags.put("PlyCount", String.valueOf(s.moves().size()));
+        Clock k = s.clock();
+        tags.put("TimeControl", switch (k.type) {
+            case NONE -> "-";
+            case FISCHER -> seconds(k.initialMs) + "+" + seconds(k.incrementMs);
+            case BYOYOMI -> seconds(k.initialMs) + "+" + seconds(k.byoyomiMs) + " byoyomi"
+                    + (k.periods > 1 ? " x" + k.periods : "");
+        });
         if (s.termination() != null) {
             tags.put("Termination", s.termination());
         }
-        StringBuilder sb = new StringBuilder();
-        tags.forEach((k, v) -> sb.append('[').append(k).append(" \"")
-                .append(v.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"]\n"));
-        sb.append('\n');
-        List<String> tokens = new ArrayList<>();
-        Position p = s.start().copy();
-        boolean san = Pgn.usesSan(rs);
-        int number = p.gamePly() / 2 + 1;
-        for (int i = 0; i < s.moves().size(); i++) {
-            int m = MoveNotation.parseUci(p, s.moves().get(i));
-            if (p.sideToMove() == 0) {
-                tokens.add(number + ".");
-            } else if (i == 0) {
-                tokens.add(number + "...");
-            }
-            tokens.add(san ? San.format(p, m) : MoveNotation.format(p, m, Pgn.coordinateStyle(rs)));
-            if (p.sideToMove() == 1) {
-                number++;
-            }
-            p.doMove(m);
-        }
-        tokens.add(score(s));
-        int col = 0;
-        for (String t : tokens) {
-            if (col > 0 && col + 1 + t.length() > 79) {
-                sb.append('\n');
-                col = 0;
-            } else if (col > 0) {
-                sb.append(' ');
-                col++;
-            }
-            sb.append(t);
-            col += t.length();
-        }
-        return sb.append("\n\n").toString();
+        String result = s.termination() == null ? "*" : s.winner() == 0 ? "1-0" : s.winner() == 1 ? "0-1" : "1/2-1/2";
+        boolean fromStart = Fen.format(s.start()).equals(Fen.format(Position.start(rs)));
+        return new GameRecord(rs.id, fromStart ? null : Fen.format(s.start()), s.moves(), tags, result);
     }
 
-    /** KIF for shogi, through the match tool's writer. */
-    static String kif(GameService.Snapshot s) {
-        if (!s.rules().id.equals("shogi")) {
-            throw ApiException.badRequest("format: kif is for shogi only, this game is " + s.rules().id);
-        }
-        Position p = s.start().copy();
-        List<Integer> moves = new ArrayList<>();
-        for (String uci : s.moves()) {
-            int m = MoveNotation.parseUci(p, uci);
-            moves.add(m);
-            p.doMove(m);
-        }
-        GameResult result = s.termination() == null ? new GameResult(GameResult.DRAW, "unfinished", "in progress")
-                : new GameResult(s.winner(), s.termination(), s.termination());
-        Clock k = s.clock();
-        TimeControl tc = switch (k.type) {
-            case FISCHER -> TimeControl.clock(Math.max(1, k.initialMs), k.incrementMs);
-            case BYOYOMI -> TimeControl.byoyomi(k.initialMs, k.byoyomiMs);
-            case NONE -> TimeControl.depth(1);
-        };
-        List<String> none = new ArrayList<>();
-        List<Long> zeros = new ArrayList<>();
-        for (int i = 0; i < moves.size(); i++) {
-            none.add("");
-            zeros.add(0L);
-        }
-        GameRecord rec = new GameRecord(1, s.rules(), List.of(s.players()), s.start(), fromStart(s), moves, none, zeros,
-                0, result, tc, "startpos", started(s));
-        String text = Kif.write(rec, "Koma server game");
-        if (k.type == Clock.Type.NONE) {
-            text = text.replace("持ち時間：depth 1\n", "持ち時間：なし\n");
-        }
-        if (s.termination() == null) {
-            // a game in progress has no end line
-            text = text.substring(0, text.lastIndexOf(String.format("%4d 中断\n", moves.size() + 1)));
-        }
-        return text;
+    private static String seconds(long ms) {
+        return ms % 1000 == 0 ? String.valueOf(ms / 1000) : String.valueOf(ms / 1000.0);
     }
 
-    private static ZonedDateTime started(GameService.Snapshot s) {
-        return Instant.ofEpochMilli(s.createdAt()).atZone(ZoneOffset.UTC);
+    /**
+     * A PGN, KIF or CSA text read into its start position and moves (UCI strings, added to {@code moves}); the
+     * format is told by its look, and an error names the field {@code record}.
+     */
+    static Position fromRecord(RuleSet rs, String text, List<String> moves) {
+        String t = text.strip();
+        GameRecord rec;
+        try {
+            if (t.startsWith("[") || t.matches("(?s)^\\d+\\..*")) {
+                rec = Pgn.parse(t);
+            } else if (t.startsWith("V2") || t.startsWith("N+") || t.startsWith("PI") || t.startsWith("P1")
+                    || t.startsWith("'") || t.startsWith("$") || t.startsWith("+") || t.startsWith("-")) {
+                rec = Csa.parse(t);
+            } else {
+                rec = Kif.parse(t);
+            }
+        } catch (NotationException e) {
+            throw ApiException.badRequest("record: " + e.getMessage());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw ApiException.badRequest("record: " + e.getMessage());
+        }
+        if (!rec.variant().equals(rs.id)) {
+            throw ApiException.badRequest("record: it is a " + rec.variant() + " game but variant is '" + rs.id + "'");
+        }
+        Position start;
+        try {
+            start = rec.startPosition();
+            Position p = start.copy();
+            for (String m : rec.moves()) {
+                int mv = MoveNotation.parseUci(p, m);
+                if (!p.isLegal(mv)) {
+                    throw ApiException.badRequest("record: move " + (moves.size() + 1) + " (" + m + ") is not legal");
+                }
+                moves.add(MoveNotation.formatUci(p, mv));
+                p.doMove(mv);
+            }
+        } catch (NotationException e) {
+            throw ApiException.badRequest("record: move " + (moves.size() + 1) + ": " + e.getMessage());
+        }
+        return start;
     }
 }

@@ -5,7 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import koma.protocol.match.Pgn;
+import koma.rules.notation.Pgn;
+import koma.rules.notation.ShogiNotation;
 import koma.rules.Move;
 import koma.rules.PieceDiagram;
 import koma.rules.PieceType;
@@ -118,13 +119,16 @@ final class GameView {
         List<Map<String, Object>> out = new ArrayList<>();
         Position p = g.start.copy();
         boolean san = Pgn.usesSan(g.rules);
+        boolean japanese = g.rules.id.equals("shogi");
+        int previousTo = -1;
         for (String uci : g.moves) {
             int m = MoveNotation.parseUci(p, uci);
             Map<String, Object> e = new LinkedHashMap<>();
             e.put("move", uci);
             e.put("san", san ? San.format(p, m) : null);
-            e.put("western", null);
-            e.put("japanese", null);
+            e.put("western", san ? null : ShogiNotation.western(p, m));
+            e.put("japanese", japanese ? ShogiNotation.japanese(p, m, previousTo) : null);
+            previousTo = Move.to(m);
             p.doMove(m);
             e.put("fen", Fen.format(p));
             out.add(e);
@@ -141,7 +145,7 @@ final class GameView {
         return p;
     }
 
-    /** A move list in the rule set's readable notation (SAN for chess-like rule sets, else UCI strings). */
+    /** A move list in the rule set's readable notation (SAN for chess-like rule sets, else Western shogi notation). */
     static List<String> readable(Position from, int[] moves) {
         List<String> out = new ArrayList<>();
         Position p = from.copy();
@@ -150,7 +154,7 @@ final class GameView {
             if (m == Move.NONE || !p.isLegal(m)) {
                 break;
             }
-            out.add(san ? San.format(p, m) : MoveNotation.formatUci(p, m));
+            out.add(san ? San.format(p, m) : ShogiNotation.western(p, m));
             p.doMove(m);
         }
         return out;

@@ -17,12 +17,9 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
-import koma.protocol.match.Pgn;
-import koma.rules.Game;
 import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
-import koma.rules.notation.MoveNotation;
 import koma.server.GameView.Seat;
 
 /**
@@ -335,7 +332,7 @@ public final class KomaServer implements AutoCloseable {
                 throw ApiException.badRequest("fen: " + e.getMessage());
             }
         } else if (record != null) {
-            start = fromRecord(rs, record, moves);
+            start = Export.fromRecord(rs, record, moves);
         }
         GameService.Seated s = games.create(new GameService.NewGame(rs, mode, color, level, clock, start, moves));
         setSeatCookie(ctx, s.game().id, s.token());
@@ -373,39 +370,6 @@ public final class KomaServer implements AutoCloseable {
             }
             default -> throw ApiException.badRequest("clock.type: must be none, fischer or byoyomi, got '" + type + "'");
         };
-    }
-
-    /** The start position and moves of a PGN record (KIF and CSA records come with the notation module). */
-    private static Position fromRecord(RuleSet rs, String record, List<String> moves) {
-        List<Pgn.PgnGame> read;
-        try {
-            read = Pgn.read(record);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("record: " + e.getMessage());
-        }
-        if (read.isEmpty()) {
-            throw ApiException.badRequest("record: no game found (a PGN game ends with its result token)");
-        }
-        Pgn.PgnGame pg = read.get(0);
-        String tagVariant = pg.tags().getOrDefault("Variant", "chess").toLowerCase().replace("standard", "chess");
-        if (!tagVariant.equals(rs.id)) {
-            throw ApiException.badRequest("record: its Variant tag is '" + tagVariant + "' but variant is '" + rs.id + "'");
-        }
-        Game game;
-        Position root;
-        try {
-            game = Pgn.replay(pg);
-            String fen = pg.tags().get("FEN");
-            root = fen == null ? Position.start(rs) : Fen.parse(rs, fen);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw ApiException.badRequest("record: " + e.getMessage());
-        }
-        Position p = root.copy();
-        for (int m : game.moves()) {
-            moves.add(MoveNotation.formatUci(p, m));
-            p.doMove(m);
-        }
-        return root;
     }
 
     /** Number of open WebSocket connections (for tests and monitoring). */

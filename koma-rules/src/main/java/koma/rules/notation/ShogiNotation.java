@@ -1,0 +1,358 @@
+package koma.rules.notation;
+
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import koma.rules.Geometry;
+import koma.rules.Move;
+import koma.rules.PieceType;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+
+/**
+ * Human move notations of the shogi family, paired format and parse.
+ *
+ * <ul>
+ *   <li>Western (Hosking/Hodges, as lishogi shows it), for shogi and both Wa shogi rule sets: the piece letter
+ *   ({@code +R} for a promoted rook; Wa shogi uses the RULES.md 3.2 letters), the origin square only when another
+ *   piece of the same kind could reach the same square ({@code G6i-5h}), {@code -} for a move, {@code x} for a
+ *   capture, {@code *} for a drop, the destination in shogi coordinates (file number from the first player's right,
+ *   rank letter from the top: {@code 7f}, on the Wa board {@code 11k}), then {@code +} for a promotion or {@code =}
+ *   when a promotion was possible and declined: {@code P-7f}, {@code Sx4c+}, {@code B*5e}, {@code +R-2b},
+ *   {@code N-3c=}.</li>
+ *   <li>Japanese, for shogi only, without the ▲/△ side marks (callers add them; parsing accepts and ignores them):
+ *   destination as a full-width file digit and a kanji rank ({@code ７六}), or {@code 同} plus a full-width space
+ *   when the move lands on the previous move's square ({@code 同　歩}; {@code 同成銀} for the two-character
+ *   names), the piece ({@code 歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍}), the JSA disambiguators when another
+ *   piece of the same kind could reach the square ({@code 上 引 寄} for the direction of the move, {@code 右 左}
+ *   for the piece's place seen from its owner, {@code 直} for a non-ranging piece moving straight forward, and
+ *   both, e.g. {@code 左上}, when one does not suffice), {@code 打} for a drop when a piece of the same kind on the
+ *   board could also move there, {@code 成} for a promotion and {@code 不成} when a promotion was declined. In the
+ *   rare position where those words do not single the move out, the origin is added as KIF writes it
+ *   ({@code ５八金(69)}). Wa shogi has no Japanese notation here: the kanji of its pieces are known (RULES.md 3.3)
+ *   but no established one- or two-character move convention for the 11x11 board was found.</li>
+ * </ul>
+ */
+public final class ShogiNotation {
+    static final String DIGITS = "０１２３４５６７８９";
+    static final String[] KANJI_NUMBERS = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一",
+            "十二", "十三", "十四", "十五", "十六", "十七", "十八"};
+    /** Japanese move-text names of the shogi pieces, by SFEN letter. */
+    static final Map<String, String> NAMES = Map.ofEntries(Map.entry("P", "歩"), Map.entry("L", "香"),
+            Map.entry("N", "桂"), Map.entry("S", "銀"), Map.entry("G", "金"), Map.entry("B", "角"), Map.entry("R", "飛"),
+            Map.entry("K", "玉"), Map.entry("+P", "と"), Map.entry("+L", "成香"), Map.entry("+N", "成桂"),
+            Map.entry("+S", "成銀"), Map.entry("+B", "馬"), Map.entry("+R", "龍"));
+    /** Other spellings accepted when reading, mapped to the names above. */
+    private static final Map<String, String> ALIASES = Map.of("王", "玉", "竜", "龍", "全", "成銀", "圭", "成桂",
+            "杏", "成香");
+
+    private ShogiNotation() {
+    }
+
+    private static void requireShogiFamily(Position p, String what) {
+        if (p.ruleSet().promotion.trigger() != RuleSet.PromotionTrigger.TOUCH) {
+            throw new NotationException(what, "is for the shogi family, not " + p.ruleSet().id);
+        }
+    }
+
+    private static void requireShogi(Position p, String what) {
+        if (!p.ruleSet().id.equals("shogi")) {
+            throw new NotationException(what, "Japanese notation is written for shogi only, not " + p.ruleSet().id);
+        }
+    }
+
+    // ------------------------------------------------------------------ Western
+
+    /** Western notation of a legal move in the position before it ({@code P-7f}, {@code G6i-5h}, {@code B*5e}). */
+    public static String western(Position before, int move) {
+        requireShogiFamily(before, "Western notation");
+        RuleSet rs = before.ruleSet();
+        Geometry g = rs.geometry;
+        int to = Move.to(move);
+        String dest = MoveNotation.square(g, to, MoveNotation.Style.USI);
+        if (Move.isDrop(move)) {
+            return rs.piece(Move.type(move)).letter() + "*" + dest;
+        }
+        int from = Move.from(move);
+        StringBuilder sb = new StringBuilder(rs.piece(before.typeAt(from)).letter());
+        if (otherReaching(before, from, to)) {
+            sb.append(MoveNotation.square(g, from, MoveNotation.Style.USI));
+        }
+        sb.append(before.isEmpty(to) ? '-' : 'x').append(dest);
+        if (Move.isPromotion(move)) {
+            sb.append('+');
+        } else if (couldPromote(before, move)) {
+            sb.append('=');
+        }
+        return sb.toString();
+    }
+
+    /** Reads Western notation; the error says whether the text is malformed, illegal or ambiguous. */
+    public static int parseWestern(Position p, String text) {
+        requireShogiFamily(p, "Western notation");
+        String field = "move '" + clip(text) + "'";
+        if (text == null || text.length() > 16
+                || !WESTERN.matcher(text.strip()).matches()) {
+            throw new NotationException(field, "malformed; expected Western notation such as 'P-7f', 'Sx4c+', "
+                    + "'B*5e', '+R-2b' or 'G6i-5h'");
+        }
+        Matcher t = WESTERN.matcher(text.strip());
+        t.matches();
+        Geometry g = p.geometry();
+        int found = Move.NONE, count = 0;
+        for (int m : p.legalMoves()) {
+            Matcher w = WESTERN.matcher(western(p, m));
+            w.matches();
+            boolean drop = t.group(3).equals("*");
+            if (!w.group(1).equals(t.group(1)) || !w.group(4).equals(t.group(4)) || Move.isDrop(m) != drop
+                    || Move.isPromotion(m) != "+".equals(t.group(5))) {
+                continue;
+            }
+            if (t.group(2) != null && (drop || !t.group(2).equals(MoveNotation.square(g, Move.from(m), MoveNotation.Style.USI)))) {
+                continue;
+            }
+            found = m;
+            count++;
+        }
+        if (count == 1) {
+            return found;
+        }
+        if (count > 1) {
+            throw new NotationException(field, "ambiguous: " + count + " legal moves match; give the origin square");
+        }
+        throw new NotationException(field, "not a legal move in " + Fen.format(p));
+    }
+
+    /** Groups: piece, origin, separator, destination, promotion mark. */
+    private static final Pattern WESTERN =
+            Pattern.compile("(\\+?[A-Z])(\\d{1,2}[a-z])?([-x*])(\\d{1,2}[a-z])([+=])?");
+
+    // ------------------------------------------------------------------ Japanese
+
+    /**
+     * Japanese notation of a legal shogi move, without the side mark ({@code ７六歩}, {@code 同　歩},
+     * {@code ５八金右}, {@code ２二角成}, {@code ５五角打}). {@code previousTo} is the destination square of the
+     * previous move (for {@code 同}), or -1.
+     */
+    public static String japanese(Position before, int move, int previousTo) {
+        requireShogi(before, "Japanese notation");
+        String s = japaneseWords(before, move, previousTo);
+        if (!Move.isDrop(move)) {
+            for (int m : before.legalMoves()) {
+                if (m != move && japaneseWords(before, m, previousTo).equals(s)) {
+                    return s + "(" + csaSquare(before.geometry(), Move.from(move)) + ")";
+                }
+            }
+        }
+        return s;
+    }
+
+    private static String japaneseWords(Position before, int move, int previousTo) {
+        RuleSet rs = before.ruleSet();
+        Geometry g = rs.geometry;
+        int to = Move.to(move);
+        StringBuilder sb = new StringBuilder();
+        if (Move.isDrop(move)) {
+            sb.append(japaneseSquare(g, to)).append(NAMES.get(rs.piece(Move.type(move)).letter()));
+            if (boardPieceReaches(before, Move.type(move), to)) {
+                sb.append('打');
+            }
+            return sb.toString();
+        }
+        int from = Move.from(move);
+        String name = NAMES.get(rs.piece(before.typeAt(from)).letter());
+        if (to == previousTo) {
+            sb.append('同').append(name.length() == 1 ? "　" : "");
+        } else {
+            sb.append(japaneseSquare(g, to));
+        }
+        sb.append(name).append(disambiguator(before, from, to));
+        if (Move.isPromotion(move)) {
+            sb.append('成');
+        } else if (couldPromote(before, move)) {
+            sb.append("不成");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Reads Japanese notation for shogi ({@code ▲７六歩}, {@code 同　歩}, {@code 76歩}, {@code ５五角打}); 王, 竜
+     * and the one-character promoted names 全 圭 杏 are accepted, as is 打 where it is not needed.
+     */
+    public static int parseJapanese(Position p, String text, int previousTo) {
+        requireShogi(p, "Japanese notation");
+        String field = "move '" + clip(text) + "'";
+        if (text == null || text.isBlank() || text.length() > 24) {
+            throw new NotationException(field, "expected a move such as '７六歩' or '同　歩'");
+        }
+        String t = normalize(text);
+        int found = Move.NONE, count = 0;
+        for (int m : p.legalMoves()) {
+            String s = normalize(japanese(p, m, previousTo));
+            boolean match = s.equals(t)
+                    || (Move.isDrop(m) && !s.endsWith("打") && (s + "打").equals(t))
+                    || (!Move.isDrop(m) && to(m) == previousTo && s.replaceFirst("^同", japaneseSquare(p.geometry(), previousTo)).equals(t));
+            if (match) {
+                found = m;
+                count++;
+            }
+        }
+        if (count == 1) {
+            return found;
+        }
+        if (count > 1) {
+            throw new NotationException(field, "ambiguous: " + count + " legal moves match; add 右, 左, 上, 引, 寄 or 直");
+        }
+        throw new NotationException(field, "not a legal move (or not written as expected, e.g. '７六歩', '同　歩', "
+                + "'２二角成', '５五角打') in " + Fen.format(p));
+    }
+
+    private static int to(int m) {
+        return Move.to(m);
+    }
+
+    /** Drops the side marks and spaces, and maps aliases and half-width digits to the written forms. */
+    private static String normalize(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : s.strip().toCharArray()) {
+            if (c == '▲' || c == '△' || c == '☗' || c == '☖' || c == '▽' || c == ' ' || c == '　') {
+                continue;
+            }
+            if (c >= '0' && c <= '9') {
+                c = DIGITS.charAt(c - '0');
+            }
+            String a = ALIASES.get(String.valueOf(c));
+            sb.append(a != null ? a : String.valueOf(c));
+        }
+        return sb.toString();
+    }
+
+    /** {@code ７六}: the file as a full-width digit, the rank from the top as a kanji numeral (9x9 board). */
+    public static String japaneseSquare(Geometry g, int sq) {
+        return DIGITS.charAt(g.files - g.file(sq)) + KANJI_NUMBERS[g.ranks - g.rank(sq)];
+    }
+
+    /** {@code 77}: the CSA/KIF origin, file then rank from the top, as digits. */
+    static String csaSquare(Geometry g, int sq) {
+        return String.valueOf(g.files - g.file(sq)) + (g.ranks - g.rank(sq));
+    }
+
+    /** The JSA words that tell this move from moves of other pieces of the same kind to the same square. */
+    private static String disambiguator(Position p, int from, int to) {
+        int[] others = new int[p.geometry().squares];
+        int n = 0;
+        for (int m : p.legalMoves()) {
+            int f = Move.from(m);
+            if (!Move.isDrop(m) && Move.to(m) == to && f != from && p.typeAt(f) == p.typeAt(from)) {
+                boolean seen = false;
+                for (int i = 0; i < n; i++) {
+                    seen |= others[i] == f;
+                }
+                if (!seen) {
+                    others[n++] = f;
+                }
+            }
+        }
+        if (n == 0) {
+            return "";
+        }
+        int color = p.sideToMove();
+        Geometry g = p.geometry();
+        int motion = motion(g, color, from, to);
+        boolean motionUnique = true;
+        for (int i = 0; i < n; i++) {
+            motionUnique &= motion(g, color, others[i], to) != motion;
+        }
+        if (motionUnique) {
+            return MOTION_WORDS[motion + 1];
+        }
+        String letter = p.ruleSet().piece(p.typeAt(from)).letter();
+        boolean ranging = letter.equals("R") || letter.equals("B") || letter.equals("L") || letter.equals("+R")
+                || letter.equals("+B");
+        if (!ranging && g.file(from) == g.file(to) && motion == 1) {
+            return "直";
+        }
+        String all = place(g, color, from, to, others, n, -2);
+        if (all != null) {
+            return all;
+        }
+        String group = place(g, color, from, to, others, n, motion);
+        return group != null ? group + MOTION_WORDS[motion + 1] : "";
+    }
+
+    private static final String[] MOTION_WORDS = {"引", "寄", "上"};
+
+    /** -1 back, 0 sideways, 1 forward, seen from the mover. */
+    private static int motion(Geometry g, int color, int from, int to) {
+        return Integer.signum(g.relativeRank(color, to) - g.relativeRank(color, from));
+    }
+
+    /**
+     * 右 or 左 when the piece is strictly the rightmost or leftmost (from its owner's side) among itself and the
+     * others (only those with the given motion, unless it is -2); null when it is neither.
+     */
+    private static String place(Geometry g, int color, int from, int to, int[] others, int n, int motion) {
+        int mine = relativeFile(g, color, from);
+        boolean right = true, left = true;
+        for (int i = 0; i < n; i++) {
+            if (motion != -2 && motion(g, color, others[i], to) != motion) {
+                continue;
+            }
+            int f = relativeFile(g, color, others[i]);
+            right &= f < mine;
+            left &= f > mine;
+        }
+        return right ? "右" : left ? "左" : null;
+    }
+
+    /** The file counted from the owner's left: larger is further right. */
+    private static int relativeFile(Geometry g, int color, int sq) {
+        return color == 0 ? g.file(sq) : g.files - 1 - g.file(sq);
+    }
+
+    // ------------------------------------------------------------------ shared
+
+    /** Whether another piece of the same type and colour as the one on {@code from} has a legal move to {@code to}. */
+    private static boolean otherReaching(Position p, int from, int to) {
+        for (int m : p.legalMoves()) {
+            int f = Move.from(m);
+            if (!Move.isDrop(m) && Move.to(m) == to && f != from && p.typeAt(f) == p.typeAt(from)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a piece of this type on the board has a legal move to {@code to}. */
+    private static boolean boardPieceReaches(Position p, int type, int to) {
+        for (int m : p.legalMoves()) {
+            if (!Move.isDrop(m) && Move.to(m) == to && p.typeAt(Move.from(m)) == type) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the same from/to could have been played as a promotion. */
+    static boolean couldPromote(Position p, int move) {
+        if (Move.isDrop(move) || Move.isPromotion(move)) {
+            return false;
+        }
+        for (int x : p.legalMoves()) {
+            if (Move.isPromotion(x) && Move.from(x) == Move.from(move) && Move.to(x) == Move.to(move)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The Japanese name of a shogi piece type, by its SFEN letter ({@code +R} gives {@code 龍}). */
+    public static String japaneseName(PieceType pt) {
+        return NAMES.get(pt.letter());
+    }
+
+    private static String clip(String text) {
+        return text == null ? "" : text.length() > 24 ? text.substring(0, 24) + "..." : text;
+    }
+}

@@ -1,0 +1,409 @@
+package koma.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The API of docs/server-api.md against a real server started in-process on a free port with a real database;
+ * the subclasses give the database (a SQLite file, a PostgreSQL server).
+ */
+abstract class ApiSuite {
+    static KomaServer server;
+    static int port;
+
+    /** Starts the shared server of a subclass on the given JDBC URL, without rate limit. */
+    static void startServer(String jdbcUrl, Path data) {
+        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", jdbcUrl, data, 0, 100, 1));
+        port = server.port();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+    }
+
+    Api client() {
+        return new Api(port);
+    }
+
+    @Test
+    void variantsCarryPieceDiagramsFromBetza() {
+        Api a = client();
+        JsonNode list = a.get("/api/variants").json();
+        assertEquals(6, list.size());
+        JsonNode shogi = a.get("/api/variants/shogi").json();
+        assertEquals(9, shogi.get("files").asInt());
+        JsonNode silver = piece(shogi, "S");
+        // silver = FfW: four diagonal steps and one forward step, each moving and capturing
+        assertEquals("FfW", silver.get("betza").asText());
+        assertEquals(5, silver.get("moves").size());
+        assertTrue(hasMove(silver, 0, 1, 1, "both", false));
+        assertTrue(hasMove(silver, -1, -1, 1, "both", false));
+        assertEquals("+S", silver.get("promotesTo").asText());
+        assertTrue(piece(shogi, "+S").get("promoted").asBoolean());
+        JsonNode chess = a.get("/api/variants/chess").json();
+        JsonNode pawn = piece(chess, "P");
+        assertTrue(hasMove(pawn, 0, 1, 1, "move", false));
+        assertTrue(hasMove(pawn, 1, 1, 1, "capture", false));
+        JsonNode knight = piece(chess, "N");
+        assertEquals(8, knight.get("moves").size());
+        assertTrue(hasMove(knight, 1, 2, 1, "both", true));
+        assertTrue(hasMove(piece(chess, "R"), 0, 1, 0, "both", false), "a rook slides without limit (range 0)");
+        assertEquals(404, a.get("/api/variants/xiangqi").status());
+    }
+
+    private static JsonNode piece(JsonNode variant, String letter) {
+        for (JsonNode p : variant.get("pieces")) {
+            if (p.get("letter").asText().equals(letter)) {
+                return p;
+            }
+        }
+        throw new AssertionError("no piece " + letter);
+    }
+
+    private static boolean hasMove(JsonNode piece, int dx, int dy, int range, String mode, boolean jump) {
+        for (JsonNode m : piece.get("moves")) {
+            if (m.get("dx").asInt() == dx && m.get("dy").asInt() == dy && m.get("range").asInt() == range
+                    && m.get("mode").asText().equals(mode) && m.get("jump").asBoolean() == jump) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void hotseatGamePlaysMovesAndRetriesAreIdempotent() {
+        Api a = client();
+        JsonNode g = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\"}");
+        String id = g.get("id").asText();
+        assertEquals("both", g.get("you").asText());
+        assertEquals(20, g.get("legalMoves").size());
+        a.move(id, "e2e4", 0);
+        JsonNode after = a.move(id, "e7e5", 1);
+        assertEquals(2, after.get("ply").asInt());
+        assertEquals("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", after.get("fen").asText());
+        assertEquals("e4", after.get("moves").get(0).get("san").asText());
+        assertEquals("e7e5", after.get("lastMove").asText());
+        // the same request again (a retry after a lost answer) does not play twice
+        JsonNode retry = a.move(id, "e7e5", 1);
+        assertEquals(2, retry.get("ply").asInt());
+        Api.Answer stale = a.post("/api/games/" + id + "/moves", "{\"move\":\"d2d4\",\"ply\":1}");
+        assertEquals(409, stale.status());
+        assertTrue(stale.error().contains("ply"), stale.text());
+        // a spectator sees the game without a seat
+        JsonNode seen = client().get("/api/games/" + id).json();
+        assertTrue(seen.get("you").isNull());
+        assertEquals(2, seen.get("ply").asInt());
+    }
+
+    @Test
+    void badInputGetsClearErrors() {
+        Api a = client();
+        Api.Answer malformed = a.post("/api/games", "{\"variant\": \"chess\", ");
+        assertEquals(400, malformed.status());
+        assertTrue(malformed.error().startsWith("body: malformed JSON"), malformed.text());
+        Api.Answer notObject = a.post("/api/games", "[1,2]");
+        assertEquals(400, notObject.status());
+        Api.Answer unknown = a.post("/api/games", "{\"variant\":\"xiangqi\",\"mode\":\"hotseat\"}");
+        assertEquals(400, unknown.status());
+        assertTrue(unknown.error().startsWith("variant: unknown rule set 'xiangqi'"), unknown.text());
+        Api.Answer badMode = a.post("/api/games", "{\"variant\":\"chess\",\"mode\":\"blitz\"}");
+        assertTrue(badMode.error().startsWith("mode:"), badMode.text());
+        Api.Answer badLevel = a.post("/api/games", "{\"variant\":\"chess\",\"mode\":\"computer\",\"level\":99}");
+        assertEquals(400, badLevel.status());
+        assertTrue(badLevel.error().startsWith("level:"), badLevel.text());
+        Api.Answer badClock = a.post("/api/games", "{\"variant\":\"chess\",\"mode\":\"hotseat\",\"clock\":{\"type\":\"fischer\"}}");
+        assertEquals("initialMs: missing", badClock.error());
+        Api.Answer badFen = a.post("/api/games", "{\"variant\":\"chess\",\"mode\":\"hotseat\",\"fen\":\"not a fen\"}");
+        assertEquals(400, badFen.status());
+        assertTrue(badFen.error().startsWith("fen:"), badFen.text());
+
+        String id = a.create("{\"variant\":\"shogi\",\"mode\":\"hotseat\"}").get("id").asText();
+        Api.Answer illegal = a.post("/api/games/" + id + "/moves", "{\"move\":\"e3e5\",\"ply\":0}");
+        assertEquals(400, illegal.status());
+        assertTrue(illegal.error().startsWith("move:"), illegal.text());
+        Api.Answer noPly = a.post("/api/games/" + id + "/moves", "{\"move\":\"e3e4\"}");
+        assertEquals("ply: missing", noPly.error());
+        Api.Answer wrongType = a.post("/api/games/" + id + "/moves", "{\"move\":5,\"ply\":0}");
+        assertEquals("move: must be a string", wrongType.error());
+
+        String big = "{\"variant\":\"chess\",\"mode\":\"hotseat\",\"fen\":\"" + "x".repeat(70_000) + "\"}";
+        Api.Answer oversized = a.post("/api/games", big);
+        assertEquals(413, oversized.status());
+        assertTrue(oversized.error().startsWith("body:"), oversized.text());
+
+        assertEquals(404, a.get("/api/games/zzzzzzzzzz").status());
+        assertEquals(404, a.get("/api/games/..%2F..%2Fetc").status());
+        assertEquals(404, a.get("/api/nothing").status());
+        Api.Answer missingFile = a.get("/no-such-file.js");
+        assertEquals(404, missingFile.status());
+        Api.Answer badExport = a.get("/api/games/" + id + "/export?format=doc");
+        assertTrue(badExport.error().startsWith("format:"), badExport.text());
+        Api.Answer badRecord = a.post("/api/games", "{\"variant\":\"shogi\",\"mode\":\"hotseat\",\"record\":\"nonsense\"}");
+        assertEquals(400, badRecord.status());
+        assertTrue(badRecord.error().startsWith("record:"), badRecord.text());
+    }
+
+    @Test
+    void friendGameSeatsAndTurns() {
+        Api alice = client(), bob = client(), carol = client();
+        JsonNode g = alice.create("{\"variant\":\"washogi\",\"mode\":\"friend\",\"color\":\"first\"}");
+        String id = g.get("id").asText();
+        assertEquals("waiting", g.get("status").asText());
+        assertEquals("/game/" + id + "?join", g.get("joinUrl").asText());
+        Api.Answer early = alice.post("/api/games/" + id + "/moves", "{\"move\":\"a3a4\",\"ply\":0}");
+        assertEquals(409, early.status());
+        JsonNode joined = bob.post("/api/games/" + id + "/join", "{}").json();
+        assertEquals("second", joined.get("you").asText());
+        assertEquals("active", joined.get("status").asText());
+        assertEquals(409, carol.post("/api/games/" + id + "/join", "{}").status());
+        String first = g.get("legalMoves").get(0).asText();
+        Api.Answer wrongSeat = bob.post("/api/games/" + id + "/moves", "{\"move\":\"" + first + "\",\"ply\":0}");
+        assertEquals(403, wrongSeat.status());
+        assertTrue(wrongSeat.error().startsWith("not your turn"), wrongSeat.text());
+        Api.Answer noSeat = carol.post("/api/games/" + id + "/moves", "{\"move\":\"" + first + "\",\"ply\":0}");
+        assertEquals(403, noSeat.status());
+        JsonNode after = alice.move(id, first, 0);
+        String reply = after.get("legalMoves").get(0).asText();
+        bob.move(id, reply, 1);
+        assertEquals("second", bob.get("/api/games/" + id).json().get("you").asText());
+        assertEquals("first", alice.get("/api/games/" + id).json().get("you").asText());
+
+        // draw offer by the first player: declined, then offered again and accepted
+        alice.post("/api/games/" + id + "/draw", "{\"action\":\"offer\"}");
+        assertEquals(403, alice.post("/api/games/" + id + "/draw", "{\"action\":\"accept\"}").status());
+        JsonNode declined = bob.post("/api/games/" + id + "/draw", "{\"action\":\"decline\"}").json();
+        assertTrue(declined.get("drawOffer").isNull());
+        assertEquals("first", alice.post("/api/games/" + id + "/draw", "{\"action\":\"offer\"}").json()
+                .get("drawOffer").asText());
+        JsonNode drawn = bob.post("/api/games/" + id + "/draw", "{\"action\":\"accept\"}").json();
+        assertEquals("finished", drawn.get("status").asText());
+        assertEquals("agreement", drawn.get("result").get("termination").asText());
+        assertTrue(drawn.get("result").get("winner").isNull());
+        assertEquals(409, alice.post("/api/games/" + id + "/resign", "{}").status());
+    }
+
+    @Test
+    void resignationAndClaims() {
+        Api a = client();
+        String id = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\"}").get("id").asText();
+        String[] shuffle = {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"};
+        for (int i = 0; i < shuffle.length; i++) {
+            Api.Answer early = i == 4 ? a.post("/api/games/" + id + "/claim", "{\"kind\":\"draw\"}") : null;
+            if (early != null) {
+                assertEquals(409, early.status(), "the start position occurred only twice");
+            }
+            a.move(id, shuffle[i], i);
+        }
+        // the start position now stands for the third time: a draw by repetition may be claimed
+        JsonNode claimed = a.post("/api/games/" + id + "/claim", "{\"kind\":\"draw\"}").json();
+        assertEquals("repetition", claimed.get("result").get("termination").asText());
+        assertEquals("1/2-1/2", claimed.get("result").get("text").asText());
+
+        String shogi = a.create("{\"variant\":\"shogi\",\"mode\":\"hotseat\"}").get("id").asText();
+        Api.Answer impasse = a.post("/api/games/" + shogi + "/claim", "{\"kind\":\"impasse\"}");
+        assertEquals(409, impasse.status());
+        assertTrue(impasse.error().contains("promotion zones"), impasse.text());
+        assertEquals(400, a.post("/api/games/" + shogi + "/claim", "{\"kind\":\"win\"}").status());
+        assertEquals(403, client().post("/api/games/" + shogi + "/resign", "{}").status());
+        JsonNode resigned = a.post("/api/games/" + shogi + "/resign", "{}").json();
+        assertEquals("second", resigned.get("result").get("winner").asText(), "in hot-seat the side to move resigns");
+        assertEquals("resignation", resigned.get("result").get("termination").asText());
+    }
+
+    @Test
+    void flagFallsByServerTimer() throws InterruptedException {
+        Api a = client();
+        JsonNode g = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\",\"clock\":{\"type\":\"fischer\","
+                + "\"initialMs\":1500,\"incrementMs\":0}}");
+        String id = g.get("id").asText();
+        assertEquals("first", g.get("clock").get("running").asText());
+        JsonNode done = waitFor(a, id, n -> n.get("status").asText().equals("finished"), 10_000);
+        assertEquals("time forfeit", done.get("result").get("termination").asText());
+        assertEquals("second", done.get("result").get("winner").asText());
+        assertEquals(0, done.get("clock").get("first").get("ms").asLong());
+        // a flag against a lone king is a draw: that side could never mate (FIDE 6.9)
+        JsonNode lone = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\",\"fen\":\"4k3/8/8/8/8/8/8/R3K3 w - - 0 1\","
+                + "\"clock\":{\"type\":\"byoyomi\",\"initialMs\":500,\"byoyomiMs\":300,\"periods\":2}}");
+        JsonNode drawn = waitFor(a, lone.get("id").asText(), n -> n.get("status").asText().equals("finished"), 10_000);
+        assertEquals("time forfeit", drawn.get("result").get("termination").asText());
+        assertTrue(drawn.get("result").get("winner").isNull());
+    }
+
+    @Test
+    void computerAnswersAMove() throws InterruptedException {
+        Api a = client();
+        JsonNode g = a.create("{\"variant\":\"shodo\",\"mode\":\"computer\",\"color\":\"second\",\"level\":0}");
+        String id = g.get("id").asText();
+        assertEquals("computer:0", g.get("players").get("first").asText());
+        JsonNode moved = waitFor(a, id, n -> n.get("ply").asInt() == 1, 30_000);
+        List<String> startMoves = new ArrayList<>();
+        g.get("legalMoves").forEach(m -> startMoves.add(m.asText()));
+        assertTrue(startMoves.contains(moved.get("moves").get(0).get("move").asText()), moved.toString());
+        String reply = moved.get("legalMoves").get(0).asText();
+        a.move(id, reply, 1);
+        JsonNode again = waitFor(a, id, n -> n.get("ply").asInt() == 3, 30_000);
+        assertEquals(3, again.get("moves").size());
+        assertEquals("second", again.get("sideToMove").asText(), "the human (second) is to move at ply 3");
+    }
+
+    @Test
+    void exportAndRecords() {
+        Api a = client();
+        String id = a.create("{\"variant\":\"shogi\",\"mode\":\"hotseat\"}").get("id").asText();
+        a.move(id, "c3c4", 0); // 7g7f in USI
+        JsonNode two = a.move(id, "g7g6", 1); // 3c3d
+        assertEquals("P-7f", two.get("moves").get(0).get("western").asText());
+        assertEquals("７六歩", two.get("moves").get(0).get("japanese").asText());
+        assertEquals("P-3d", two.get("moves").get(1).get("western").asText());
+        assertTrue(two.get("moves").get(1).get("san").isNull());
+        String kif = a.get("/api/games/" + id + "/export?format=kif").text();
+        assertTrue(kif.contains("７六歩(77)"), kif);
+        assertTrue(kif.contains("３四歩(33)"), kif);
+        String csa = a.get("/api/games/" + id + "/export?format=csa").text();
+        assertTrue(csa.contains("+7776FU") && csa.contains("-3334FU"), csa);
+        // a KIF and a CSA record start new games with those moves
+        for (String rec : List.of(kif, csa)) {
+            JsonNode copy = a.create("{\"variant\":\"shogi\",\"mode\":\"hotseat\",\"record\":" + Api.JSON.valueToTree(rec) + "}");
+            assertEquals(2, copy.get("ply").asInt(), rec);
+            assertEquals("g7g6", copy.get("lastMove").asText());
+        }
+        String fen = a.get("/api/games/" + id + "/export?format=fen&ply=1").text().strip();
+        assertEquals("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2", fen);
+        assertEquals(400, a.get("/api/games/" + id + "/export?format=fen&ply=9").status());
+        assertEquals(400, a.get("/api/games/" + id + "/export?format=kif&ply=x").status());
+
+        String chess = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\"}").get("id").asText();
+        a.move(chess, "e2e4", 0);
+        a.move(chess, "c7c5", 1);
+        a.move(chess, "g1f3", 2);
+        String pgn = a.get("/api/games/" + chess + "/export?format=pgn").text();
+        assertTrue(pgn.contains("1. e4 c5 2. Nf3 *"), pgn);
+        assertTrue(pgn.contains("[Result \"*\"]"), pgn);
+        // the exported record starts a new game at its final position, moves kept
+        JsonNode fromRecord = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\",\"record\":"
+                + Api.JSON.valueToTree(pgn) + "}");
+        assertEquals(3, fromRecord.get("ply").asInt());
+        assertEquals("Nf3", fromRecord.get("moves").get(2).get("san").asText());
+        Api.Answer wrong = a.post("/api/games", "{\"variant\":\"shogi\",\"mode\":\"hotseat\",\"record\":"
+                + Api.JSON.valueToTree(pgn) + "}");
+        assertEquals(400, wrong.status());
+        assertTrue(wrong.error().startsWith("record:"), wrong.text());
+    }
+
+    @Test
+    void analysisGivesALegalPrincipalVariation() {
+        Api a = client();
+        String id = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\",\"fen\":\"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"}")
+                .get("id").asText();
+        JsonNode an = a.get("/api/games/" + id + "/analysis").json();
+        // Ra8 mates at once (back-rank mate), so a full-strength search finds mate in 1
+        assertEquals(1, an.get("score").get("mate").asInt(), an.toString());
+        assertEquals("a1a8", an.get("pv").get(0).asText());
+        assertEquals("Ra8#", an.get("pvText").get(0).asText());
+        assertEquals(400, a.get("/api/games/" + id + "/analysis?ply=5").status());
+    }
+
+    @Test
+    void webSocketFeedPushesEveryChange() throws Exception {
+        Api a = client();
+        String id = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\"}").get("id").asText();
+        LinkedBlockingQueue<String> seatFeed = new LinkedBlockingQueue<>(), spectatorFeed = new LinkedBlockingQueue<>();
+        WebSocket seat = connect(id, a.cookie(id), seatFeed);
+        WebSocket spectator = connect(id, null, spectatorFeed);
+        JsonNode hello = Api.JSON.readTree(seatFeed.poll(10, TimeUnit.SECONDS));
+        assertEquals("game", hello.get("type").asText());
+        assertEquals("both", hello.get("game").get("you").asText());
+        assertTrue(Api.JSON.readTree(spectatorFeed.poll(10, TimeUnit.SECONDS)).get("game").get("you").isNull());
+        a.move(id, "d2d4", 0);
+        JsonNode pushed = Api.JSON.readTree(seatFeed.poll(10, TimeUnit.SECONDS)).get("game");
+        assertEquals(1, pushed.get("ply").asInt());
+        assertEquals("d2d4", pushed.get("lastMove").asText());
+        assertEquals("both", pushed.get("you").asText());
+        JsonNode seen = Api.JSON.readTree(spectatorFeed.poll(10, TimeUnit.SECONDS)).get("game");
+        assertEquals(1, seen.get("ply").asInt());
+        assertTrue(seen.get("you").isNull());
+        seat.sendText("{\"type\":\"ping\"}", true).join();
+        assertEquals("pong", Api.JSON.readTree(seatFeed.poll(10, TimeUnit.SECONDS)).get("type").asText());
+        seat.sendClose(WebSocket.NORMAL_CLOSURE, "bye").join();
+        spectator.sendClose(WebSocket.NORMAL_CLOSURE, "bye").join();
+    }
+
+    private WebSocket connect(String id, String cookie, LinkedBlockingQueue<String> into) {
+        WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder();
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        return b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws/games/" + id), new WebSocket.Listener() {
+            private final StringBuilder part = new StringBuilder();
+
+            @Override
+            public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+                part.append(data);
+                if (last) {
+                    into.add(part.toString());
+                    part.setLength(0);
+                }
+                ws.request(1);
+                return null;
+            }
+        }).join();
+    }
+
+    /** Polls a game until the condition holds, failing after {@code ms}. */
+    static JsonNode waitFor(Api a, String id, java.util.function.Predicate<JsonNode> cond, long ms)
+            throws InterruptedException {
+        long end = System.currentTimeMillis() + ms;
+        JsonNode last = null;
+        while (System.currentTimeMillis() < end) {
+            last = a.get("/api/games/" + id).json();
+            if (cond.test(last)) {
+                return last;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("condition not met within " + ms + " ms: " + last);
+    }
+
+    @Test
+    void rateLimitAnswers429() {
+        try (KomaServer limited = KomaServer.start(new ServerConfig(0, "127.0.0.1", null,
+                Path.of(System.getProperty("java.io.tmpdir")).resolve("koma-rate-" + ProcessHandle.current().pid()),
+                1, 5, 1))) {
+            Api a = new Api(limited.port());
+            List<Integer> statuses = new ArrayList<>();
+            Api.Answer refused = null;
+            for (int i = 0; i < 10; i++) {
+                Api.Answer r = a.get("/api/variants");
+                statuses.add(r.status());
+                if (r.status() == 429 && refused == null) {
+                    refused = r;
+                }
+            }
+            // burst of 5, one token per second: the first five pass, and some of the rest are refused
+            assertEquals(List.of(200, 200, 200, 200, 200), statuses.subList(0, 5));
+            assertNotNull(refused, statuses.toString());
+            assertTrue(refused.raw().headers().firstValue("Retry-After").isPresent());
+            assertTrue(refused.error().startsWith("too many requests"), refused.text());
+        }
+    }
+}

@@ -106,7 +106,7 @@ export class GamePage {
       <label class="shogi-only"><span data-t="view.pieces"></span> <select id="piece-set"></select></label>
       <label><span data-t="view.coords"></span> <select id="coords"></select></label>
       <label class="shogi-only"><input type="checkbox" id="kanji-numerals"> <span data-t="view.kanjiNumerals"></span></label>
-      <label class="shogi-only"><span data-t="view.notation"></span> <select id="notation"></select></label>
+      <label class="shogi-only japanese-only"><span data-t="view.notation"></span> <select id="notation"></select></label>
     </div>
     <div class="nav" id="nav">
       <button type="button" data-nav="first" aria-label="first">«</button>
@@ -156,6 +156,8 @@ export class GamePage {
       if (e.target.closest('#copy-link')) this.copyLink();
     };
     if (this.family !== 'shogi') for (const el of this.root.querySelectorAll('.shogi-only')) el.hidden = true;
+    // Japanese move names exist for shogi only (the game JSON leaves them out for Wa shogi)
+    if (this.variant.id !== 'shogi') for (const el of this.root.querySelectorAll('.japanese-only')) el.hidden = true;
     this.relabelStatic();
   }
 
@@ -393,7 +395,7 @@ export class GamePage {
       const ply = i + 1;
       let text;
       if (this.family === 'chess') text = m.san || m.move;
-      else if (notation === 'japanese') text = m.japanese ? ((/^[☗☖▲△]/.test(m.japanese) ? '' : (i % 2 === 0) === (this.firstMovesAtStart()) ? '☗' : '☖') + m.japanese) : m.move;
+      else if (notation === 'japanese' && m.japanese) text = (this.plyIsFirst(ply) ? '▲' : '△') + m.japanese;
       else text = m.western || m.move;
       if (this.family === 'chess') {
         if (this.plyIsFirst(ply)) s += `<span class="mvno">${this.moveNumber(ply)}.</span>`;

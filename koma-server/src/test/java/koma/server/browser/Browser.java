@@ -107,6 +107,19 @@ final class Browser implements AutoCloseable {
         return url.substring(url.indexOf("/game/") + 6).replaceAll("[?#].*", "");
     }
 
+    /** The text of the first element matching css, read in one script call (the page redraws often). */
+    String text(String css) {
+        waitFor(css);
+        Object t = js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", css);
+        return t == null ? "" : t.toString();
+    }
+
+    /** The texts of all elements matching css, joined by spaces, read in one script call. */
+    String texts(String css) {
+        Object t = js("return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent).join(' ');", css);
+        return t == null ? "" : t.toString();
+    }
+
     /** The ply the page shows (the move-list position). */
     int shownPly() {
         waitFor("#ply-label");

@@ -133,7 +133,7 @@ class WebAppBrowserTest {
             g = game(id);
         }
         browser.waitFor("#result");
-        String shown = browser.waitFor("#result").getText();
+        String shown = browser.text("#result");
         browser.screenshot("computer-" + variant + "-result");
         assertEquals("first", g.get("result").get("winner").asText(), variant + ": " + g.get("result"));
         assertEquals("first", browser.waitFor("#result").getAttribute("data-winner"));
@@ -144,9 +144,9 @@ class WebAppBrowserTest {
             browser.waitFor("[data-nav='prev']").click();
             browser.waiting(10).until(d -> browser.shownPly() == last - 1);
             browser.waitFor("#analyse").click();
-            String score = browser.waitFor("#analysis-out .eval .score").getText();
+            String score = browser.text("#analysis-out .eval .score");
             assertTrue(score.contains("mate") || score.startsWith("+"), "White is winning: " + score);
-            assertFalse(browser.waitFor("#analysis-out .pv").getText().isBlank());
+            assertFalse(browser.text("#analysis-out .pv").isBlank());
             browser.screenshot("computer-chess-analysis");
             browser.waitFor("[data-export='pgn']").click();
             browser.waiting(10).until(d -> browser.waitFor("#export-out").getAttribute("value").contains("1-0"));
@@ -169,11 +169,11 @@ class WebAppBrowserTest {
             // the friend sees the board from the second player's side
             browser.waiting(20).until(d -> browser.waitFor("#status").getText().contains("White"));
             // the clocks (Fischer, the form's default 5 min + 3 s): White's runs down locally, Black's stands
-            String white = browser.waitFor("[data-clock='first']").getText();
-            String black = browser.waitFor("[data-clock='second']").getText();
+            String white = browser.text("[data-clock='first']");
+            String black = browser.text("[data-clock='second']");
             assertTrue(white.matches("[45]:\\d\\d"), white);
-            browser.waiting(5).until(d -> !browser.waitFor("[data-clock='first']").getText().equals(white));
-            assertEquals(black, browser.waitFor("[data-clock='second']").getText());
+            browser.waiting(5).until(d -> !browser.text("[data-clock='first']").equals(white));
+            assertEquals(black, browser.text("[data-clock='second']"));
             browser.clickMove("e2e4", "first");
             try {
                 friend.waiting(20).until(d -> "P".equals(friend.pieceOn("e4")));
@@ -185,7 +185,7 @@ class WebAppBrowserTest {
             }
             friend.clickMove("e7e5", "second");
             browser.waiting(20).until(d -> "P".equals(browser.pieceOn("e5")));
-            assertEquals("e4 e5", String.join(" ", browser.all("#move-list button.mv").stream().map(e -> e.getText()).toList()));
+            assertEquals("e4 e5", browser.texts("#move-list button.mv"));
             friend.screenshot("friend-second-seat");
             browser.screenshot("friend-first-seat");
             // a spectator in a third profile sees the same position and no actions
@@ -210,8 +210,14 @@ class WebAppBrowserTest {
         browser.clickMove("G@e5", "first");
         browser.waiting(20).until(d -> "G".equals(browser.pieceOn("e5")));
         assertTrue(browser.all(".hand [data-hand='G'][data-side='first']").isEmpty(), "the gold left the hand");
-        assertEquals("2", browser.waitFor(".hand [data-hand='P'][data-side='first'] .count").getText());
+        assertEquals("2", browser.text(".hand [data-hand='P'][data-side='first'] .count"));
+        // the move list in Western notation, then in Japanese (▲ for sente, the kanji of the gold)
+        String western = browser.text("#move-list button.mv");
+        assertTrue(western.startsWith("G") && western.contains("5e"), western);
+        new Select(browser.driver.findElement(By.id("notation"))).selectByValue("japanese");
+        browser.waiting(10).until(d -> browser.text("#move-list button.mv").matches("▲５五金.*"));
         browser.screenshot("shogi-drop");
+        new Select(browser.driver.findElement(By.id("notation"))).selectByValue("western");
     }
 
     @Test

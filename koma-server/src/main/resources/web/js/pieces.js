@@ -103,8 +103,9 @@ export function pieceMarkup(opts) {
     if (k.length === 1) {
       inner += `<text x="50" y="62" class="kanji k1${promoted ? ' promoted' : ''}">${esc(k)}</text>`;
     } else {
-      inner += `<text x="50" y="50" class="kanji k2${promoted ? ' promoted' : ''}">${esc(k[0])}</text>`;
-      inner += `<text x="50" y="84" class="kanji k2${promoted ? ' promoted' : ''}">${esc(k[1])}</text>`;
+      const cls = `kanji k2${small ? ' small' : ''}${promoted ? ' promoted' : ''}`;
+      inner += `<text x="50" y="${small ? 56 : 50}" class="${cls}">${esc(k[0])}</text>`;
+      inner += `<text x="50" y="${small ? 86 : 84}" class="${cls}">${esc(k[1])}</text>`;
     }
   }
   return `<g class="piece shogi ${side}${promoted ? ' promoted' : ''}" data-letter="${esc(letter)}"${rot}>${inner}</g>`;

@@ -203,6 +203,7 @@ export class GamePage {
     const ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(this.id)}`);
     this.ws = ws;
     ws.onmessage = (e) => {
+      if (this.ws !== ws) return;
       let msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }
       if (msg.type === 'game' && msg.game) this.update(msg.game);

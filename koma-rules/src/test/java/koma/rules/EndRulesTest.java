@@ -283,4 +283,14 @@ class EndRulesTest {
         assertGoesOn(g);
         assertResult(play(g, "a6b8"), Result.DRAW, Termination.REPETITION);
     }
+
+    @Test
+    void flagFallWinsUnlessTheWinnerCannotMate() {
+        // the first player's flag falls: the second player, with a rook, wins
+        assertEquals(new Result(1, Termination.TIME_FORFEIT), game("chess", "r3k3/8/8/8/8/8/8/4K3 w - - 0 1").flag(0));
+        // a lone king cannot mate: draw (FIDE 6.9)
+        assertEquals(new Result(Result.DRAW, Termination.TIME_FORFEIT), game("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").flag(0));
+        // in shogi even a bare king may capture and drop pieces: the flag loses
+        assertEquals(new Result(0, Termination.TIME_FORFEIT), game("shogi", "4k4/9/9/9/9/9/9/9/4K4 w G 1").flag(1));
+    }
 }

@@ -63,7 +63,7 @@ final class GameView {
             }
         }
         out.put("legalMoves", legal);
-        out.put("moves", history(g));
+        out.put("moves", g.history);
         out.put("clock", g.clock.view(g.active() ? p.sideToMove() : -1, now));
         out.put("drawOffer", LiveGame.side(g.drawOffer));
         out.put("result", result(g));
@@ -110,28 +110,6 @@ final class GameView {
                 }
             }
             out.put(LiveGame.side(c), h);
-        }
-        return out;
-    }
-
-    /** Every move with its notations and the position after it. */
-    private static List<Map<String, Object>> history(LiveGame g) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        Position p = g.start.copy();
-        boolean san = Pgn.usesSan(g.rules);
-        boolean japanese = g.rules.id.equals("shogi");
-        int previousTo = -1;
-        for (String uci : g.moves) {
-            int m = MoveNotation.parseUci(p, uci);
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("move", uci);
-            e.put("san", san ? San.format(p, m) : null);
-            e.put("western", san ? null : ShogiNotation.western(p, m));
-            e.put("japanese", japanese ? ShogiNotation.japanese(p, m, previousTo) : null);
-            previousTo = Move.to(m);
-            p.doMove(m);
-            e.put("fen", Fen.format(p));
-            out.add(e);
         }
         return out;
     }

@@ -1,13 +1,21 @@
 package koma.server;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 
 import koma.rules.Game;
+import koma.rules.Move;
 import koma.rules.Position;
 import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
 import koma.rules.notation.MoveNotation;
+import koma.rules.notation.Pgn;
+import koma.rules.notation.San;
+import koma.rules.notation.ShogiNotation;
 
 /**
  * One game as the server holds it in memory: the stored fields (see the {@code games} table) and a
@@ -31,6 +39,10 @@ final class LiveGame {
     Game game;
     /** The moves as UCI strings (RULES.md 9.3). */
     final List<String> moves = new ArrayList<>();
+    /** Per move: its notations and the position after it, as the game JSON lists them (computed once). */
+    final List<Map<String, Object>> history = new ArrayList<>();
+    /** The destination of the last move (for Japanese notation's 同), -1 before the first. */
+    private int previousTo = -1;
     String status;
     /** -1 none, else the side that offered a draw. */
     int drawOffer = -1;
@@ -77,10 +89,20 @@ final class LiveGame {
         return Integer.parseInt(players[side].substring(players[side].indexOf(':') + 1));
     }
 
-    /** Plays a UCI move on the rules core's game (already validated). */
+    /** Plays a UCI move on the rules core's game (already validated) and records its history entry. */
     void playOnBoard(String uci) {
-        game.play(MoveNotation.parseUci(game.position(), uci));
+        Position before = game.position();
+        int m = MoveNotation.parseUci(before, uci);
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("move", uci);
+        e.put("san", Pgn.usesSan(rules) ? San.format(before, m) : null);
+        e.put("western", Pgn.usesSan(rules) ? null : ShogiNotation.western(before, m));
+        e.put("japanese", rules.id.equals("shogi") ? ShogiNotation.japanese(before, m, previousTo) : null);
+        game.play(m);
+        e.put("fen", Fen.format(game.position()));
+        previousTo = Move.to(m);
         moves.add(uci);
+        history.add(Collections.unmodifiableMap(e));
     }
 
     /** Takes the rules core's result, if the last move ended the game. */

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.Select;
 
 import koma.engine.Limits;
@@ -283,16 +284,41 @@ class WebAppBrowserTest {
         String id = browser.newGame(variant, "hotseat", 0, null, null);
         JsonNode g = game(id);
         assertEquals(g.get("board").size(), browser.all("g.pc").size());
-        browser.screenshot("board-" + variant + "-kanji");
-        if (variant.startsWith("shogi") || variant.startsWith("washogi")) {
+        boolean shogiFamily = variant.startsWith("shogi") || variant.startsWith("washogi");
+        browser.screenshot("board-" + variant + (shogiFamily ? "-kanji" : ""));
+        if (shogiFamily) {
             new Select(browser.driver.findElement(By.id("piece-set"))).selectByValue("international");
             browser.waiting(10).until(d -> !browser.all("g.pc .diagram").isEmpty());
             assertEquals(g.get("board").size(), browser.all("g.pc .diagram").size());
             browser.screenshot("board-" + variant + "-international");
             new Select(browser.driver.findElement(By.id("piece-set"))).selectByValue("kanji");
         }
+        if (variant.equals("shogi")) {
+            // flipped (gote at the bottom) with kanji rank numerals: rank 一 is then at the bottom right
+            browser.waitFor("#kanji-numerals").click();
+            browser.waitFor("#flip").click();
+            browser.waiting(10).until(d -> browser.texts("text.coord-rank").contains("一"));
+            Object flipped = browser.js("const t = Array.from(document.querySelectorAll('text.coord-rank'));"
+                    + " const y = (s) => +t.find(e => e.textContent === s).getAttribute('y'); return y('一') > y('九');");
+            assertEquals(Boolean.TRUE, flipped, "flipped: rank 一 (gote's back rank) at the bottom");
+            browser.screenshot("board-shogi-flipped-kanji-numerals");
+            browser.waitFor("#kanji-numerals").click();
+            browser.waitFor("#flip").click();
+        }
         String first = g.get("legalMoves").get(0).asText();
-        browser.clickMove(first, "first");
+        if (variant.equals("chess")) {
+            // drag and drop: press on the piece, move over the board, release on the destination
+            first = "e2e4";
+            // (by offsets: the board is redrawn when the piece is picked up, so elements go stale)
+            var from = browser.square("e2").getRect();
+            var to = browser.square("e4").getRect();
+            int dx = to.getX() - from.getX();
+            int dy = to.getY() - from.getY();
+            new Actions(browser.driver).clickAndHold(browser.square("e2")).moveByOffset(0, -10)
+                    .moveByOffset(dx, dy + 10).release().perform();
+        } else {
+            browser.clickMove(first, "first");
+        }
         browser.waiting(20).until(d -> browser.shownPly() == 1);
         browser.waitFor("[data-nav='prev']").click();
         browser.waiting(10).until(d -> browser.shownPly() == 0);

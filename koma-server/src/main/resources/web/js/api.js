@@ -1,0 +1,59 @@
+// HTTP client for the Koma server API (docs/server-api.md): JSON in and out, errors as ApiError.
+
+/** An HTTP error answer: status code and the server's error text. */
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Sends a request and returns the parsed JSON (or text) answer; throws ApiError on 4xx/5xx. */
+export async function api(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const text = await res.text();
+  let data = text;
+  if ((res.headers.get('Content-Type') || '').includes('json') && text) {
+    try { data = JSON.parse(text); } catch (e) { data = text; }
+  }
+  if (!res.ok) {
+    throw new ApiError(res.status, (data && data.error) || text || res.statusText);
+  }
+  return data;
+}
+
+const variantCache = new Map();
+
+/** GET /api/variants/{id}, cached for the page's lifetime (rule sets do not change while it runs). */
+export function variantInfo(id) {
+  if (!variantCache.has(id)) {
+    const p = api('GET', '/api/variants/' + encodeURIComponent(id));
+    p.catch(() => variantCache.delete(id));
+    variantCache.set(id, p);
+  }
+  return variantCache.get(id);
+}
+
+let variantList = null;
+
+/** GET /api/variants, cached. */
+export function variants() {
+  if (!variantList) {
+    variantList = api('GET', '/api/variants');
+    variantList.catch(() => { variantList = null; });
+  }
+  return variantList;
+}
+
+/** Rule-set ids in display order (RULES.md 9.1). */
+export const VARIANT_IDS = ['chess', 'shogi', 'washogi', 'washogi-drops', 'shodo', 'shodo-deathmatch'];
+
+/** True for the shogi family (kanji pieces, rotated second player, hands). */
+export function isShogiFamily(id) {
+  return id === 'shogi' || id === 'washogi' || id === 'washogi-drops';
+}

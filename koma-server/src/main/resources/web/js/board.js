@@ -1,0 +1,323 @@
+// The SVG board: squares, coordinates, pieces, hands, highlights, and move input (click-click, drag and
+// drop, drops from hand) against the game's legalMoves; a promotion choice when a move has variants.
+
+import { pieceMarkup, pieceSvg } from './pieces.js';
+import { squareName, squareIndex, parseMove } from './fen.js';
+import { t, pieceName } from './i18n.js';
+
+const SQ = 100;
+const MARGIN = 34;
+const KANJI_NUM = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十', '十一'];
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Board view of one rule set; call setState() with the position and options, it redraws. */
+export class BoardView {
+  /**
+   * root: element to draw in; variant: GET /api/variants/{id} answer; family: 'chess' | 'shogi';
+   * onMove(moveString): called with a legal move chosen by the user.
+   */
+  constructor(root, variant, family, onMove) {
+    this.root = root;
+    this.variant = variant;
+    this.family = family;
+    this.onMove = onMove;
+    this.files = variant.files;
+    this.ranks = variant.ranks;
+    this.info = new Map((variant.pieces || []).map((p) => [p.letter, p]));
+    this.state = { board: new Map(), hands: { first: {}, second: {} }, legalMoves: [], interactive: false };
+    this.opts = { flipped: false, pieceSet: 'kanji', coords: family === 'shogi' ? 'shogi' : 'chess', kanjiNumerals: false };
+    this.selected = null;
+    this.drag = null;
+    root.classList.add('board-wrap', family === 'shogi' ? 'family-shogi' : 'family-chess');
+    root.innerHTML = '<div class="hand hand-top"></div><div class="board-box"></div><div class="hand hand-bottom"></div><div class="promo-layer"></div>';
+    this.box = root.querySelector('.board-box');
+    this.handTop = root.querySelector('.hand-top');
+    this.handBottom = root.querySelector('.hand-bottom');
+    this.promoLayer = root.querySelector('.promo-layer');
+    this.box.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    window.addEventListener('pointermove', this.moveListener = (e) => this.pointerMove(e));
+    window.addEventListener('pointerup', this.upListener = (e) => this.pointerUp(e));
+    root.addEventListener('click', (e) => this.handClick(e));
+  }
+
+  destroy() {
+    window.removeEventListener('pointermove', this.moveListener);
+    window.removeEventListener('pointerup', this.upListener);
+  }
+
+  /** state: {board: Map, hands, legalMoves, lastMove, checkSquare, interactive, sideToMove} */
+  setState(state) {
+    this.state = { ...this.state, ...state };
+    if (!this.state.interactive) this.selected = null;
+    this.closePromotion();
+    this.render();
+  }
+
+  setOptions(opts) {
+    this.opts = { ...this.opts, ...opts };
+    this.render();
+  }
+
+  /** Screen position (file column, row from the top) of a square. */
+  cell(sq) {
+    const [f, r] = squareIndex(sq);
+    return this.opts.flipped ? [this.files - 1 - f, r] : [f, this.ranks - 1 - r];
+  }
+
+  pieceOpts(letter, side) {
+    const rotate = this.family === 'shogi' && ((side === 'second') !== this.opts.flipped);
+    return {
+      variant: this.variant.id, family: this.family, set: this.opts.pieceSet, letter, side, rotate,
+      info: this.info.get(letter),
+    };
+  }
+
+  /** The legal moves starting from a square or dropping a hand piece, grouped by destination. */
+  movesFrom(sel) {
+    const byDest = new Map();
+    for (const m of this.state.legalMoves || []) {
+      const p = parseMove(m);
+      if (!p) continue;
+      const match = sel.drop ? (p.drop && p.piece === sel.piece) : (!p.drop && p.from === sel.square);
+      if (!match) continue;
+      if (!byDest.has(p.to)) byDest.set(p.to, []);
+      byDest.get(p.to).push(m);
+    }
+    return byDest;
+  }
+
+  render() {
+    const W = this.files * SQ + 2 * MARGIN;
+    const H = this.ranks * SQ + 2 * MARGIN;
+    const { board, lastMove, checkSquare } = this.state;
+    const light = this.family === 'chess';
+    let s = `<svg xmlns="${SVG_NS}" class="board" viewBox="0 0 ${W} ${H}" data-files="${this.files}" data-ranks="${this.ranks}">`;
+    s += `<rect class="board-bg" x="0" y="0" width="${W}" height="${H}"/>`;
+    const lm = lastMove ? parseMove(lastMove) : null;
+    const dests = this.selected ? this.movesFrom(this.selected) : new Map();
+    for (let f = 0; f < this.files; f++) {
+      for (let r = 0; r < this.ranks; r++) {
+        const sq = squareName(f, r);
+        const [c, row] = this.cell(sq);
+        const x = MARGIN + c * SQ;
+        const y = MARGIN + row * SQ;
+        let cls = 'sq';
+        if (light) cls += (f + r) % 2 === 0 ? ' dark' : ' light';
+        if (lm && (lm.to === sq || lm.from === sq)) cls += ' last';
+        if (this.selected && this.selected.square === sq) cls += ' selected';
+        if (checkSquare === sq) cls += ' check';
+        s += `<rect class="${cls}" data-square="${sq}" x="${x}" y="${y}" width="${SQ}" height="${SQ}"/>`;
+      }
+    }
+    if (this.family === 'shogi') {
+      s += this.gridLines();
+    }
+    s += this.coordLabels();
+    for (const [sq, p] of board) {
+      if (this.drag && this.drag.moved && this.drag.square === sq) continue;
+      const [c, row] = this.cell(sq);
+      s += `<g class="pc" data-on="${sq}" data-side="${p.side}" data-piece="${p.piece}" transform="translate(${MARGIN + c * SQ} ${MARGIN + row * SQ})">${pieceMarkup(this.pieceOpts(p.piece, p.side))}</g>`;
+    }
+    for (const [sq] of dests) {
+      const [c, row] = this.cell(sq);
+      const cx = MARGIN + c * SQ + SQ / 2;
+      const cy = MARGIN + row * SQ + SQ / 2;
+      s += board.has(sq)
+        ? `<circle class="dest capture" data-dest="${sq}" cx="${cx}" cy="${cy}" r="${SQ * 0.46}"/>`
+        : `<circle class="dest" data-dest="${sq}" cx="${cx}" cy="${cy}" r="${SQ * 0.15}"/>`;
+    }
+    if (this.drag && this.drag.moved) {
+      const p = board.get(this.drag.square);
+      if (p) s += `<g class="pc dragging" transform="translate(${this.drag.x - SQ / 2} ${this.drag.y - SQ / 2})">${pieceMarkup(this.pieceOpts(p.piece, p.side))}</g>`;
+    }
+    s += '</svg>';
+    this.box.innerHTML = s;
+    this.svg = this.box.firstChild;
+    this.renderHands();
+  }
+
+  gridLines() {
+    let s = '';
+    const W = this.files * SQ;
+    const H = this.ranks * SQ;
+    for (let i = 0; i <= this.files; i++) s += `<line class="grid" x1="${MARGIN + i * SQ}" y1="${MARGIN}" x2="${MARGIN + i * SQ}" y2="${MARGIN + H}"/>`;
+    for (let i = 0; i <= this.ranks; i++) s += `<line class="grid" x1="${MARGIN}" y1="${MARGIN + i * SQ}" x2="${MARGIN + W}" y2="${MARGIN + i * SQ}"/>`;
+    if (this.files === 9) {
+      for (const [a, b] of [[3, 3], [6, 3], [3, 6], [6, 6]]) s += `<circle class="hoshi" cx="${MARGIN + a * SQ}" cy="${MARGIN + b * SQ}" r="5"/>`;
+    }
+    return s;
+  }
+
+  /** Chess style: files a.. under the board, ranks 1.. at its left; shogi style: files 11..1 above, ranks a.. (or 一..) at the right. */
+  coordLabels() {
+    let s = '';
+    const W = this.files * SQ;
+    const H = this.ranks * SQ;
+    const shogi = this.opts.coords === 'shogi';
+    for (let f = 0; f < this.files; f++) {
+      const [c] = this.cell(squareName(f, 0));
+      const x = MARGIN + c * SQ + SQ / 2;
+      const label = shogi ? String(this.files - f) : String.fromCharCode(97 + f);
+      const y = shogi ? MARGIN - 9 : MARGIN + H + 25;
+      s += `<text class="coord coord-file" x="${x}" y="${y}">${label}</text>`;
+    }
+    for (let r = 0; r < this.ranks; r++) {
+      const [, row] = this.cell(squareName(0, r));
+      const y = MARGIN + row * SQ + SQ / 2 + 8;
+      const idx = this.ranks - 1 - r;
+      const label = shogi ? (this.opts.kanjiNumerals ? KANJI_NUM[idx] : String.fromCharCode(97 + idx)) : String(r + 1);
+      const x = shogi ? MARGIN + W + MARGIN / 2 : MARGIN / 2;
+      s += `<text class="coord coord-rank${shogi && this.opts.kanjiNumerals && idx === 10 ? ' narrow' : ''}" x="${x}" y="${y}">${label}</text>`;
+    }
+    return s;
+  }
+
+  renderHands() {
+    if (!this.variant.drops) {
+      this.handTop.hidden = true;
+      this.handBottom.hidden = true;
+      return;
+    }
+    const bottom = this.opts.flipped ? 'second' : 'first';
+    const top = bottom === 'first' ? 'second' : 'first';
+    this.handTop.innerHTML = this.handMarkup(top);
+    this.handBottom.innerHTML = this.handMarkup(bottom);
+    this.handTop.dataset.side = top;
+    this.handBottom.dataset.side = bottom;
+  }
+
+  handMarkup(side) {
+    const hand = (this.state.hands && this.state.hands[side]) || {};
+    const order = (this.variant.pieces || []).filter((p) => !p.promoted && !p.royal).map((p) => p.letter);
+    const letters = Object.keys(hand).filter((l) => hand[l] > 0)
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const canDrop = this.state.interactive && this.state.sideToMove === side;
+    let s = `<span class="hand-label">${t(side === 'first' ? 'side.first.shogi' : 'side.second.shogi')}</span>`;
+    if (!letters.length) s += `<span class="hand-empty">${t('hand.empty')}</span>`;
+    for (const l of letters) {
+      const sel = this.selected && this.selected.drop && this.selected.piece === l && canDrop;
+      const info = this.info.get(l);
+      s += `<button type="button" class="hand-piece${sel ? ' selected' : ''}" data-hand="${l}" data-side="${side}"${canDrop ? '' : ' disabled'} title="${info ? pieceName(info.name, this.family) : l}">`
+        + pieceSvg(this.pieceOpts(l, side), 46) + `<span class="count">${hand[l]}</span></button>`;
+    }
+    return s;
+  }
+
+  handClick(e) {
+    const b = e.target.closest('[data-hand]');
+    if (!b || b.disabled) return;
+    const l = b.dataset.hand;
+    this.selected = (this.selected && this.selected.drop && this.selected.piece === l) ? null : { drop: true, piece: l };
+    this.render();
+  }
+
+  /** Board coordinates of a pointer event, in viewBox units. */
+  svgPoint(e) {
+    const r = this.svg.getBoundingClientRect();
+    const vb = this.svg.viewBox.baseVal;
+    return [(e.clientX - r.left) * vb.width / r.width, (e.clientY - r.top) * vb.height / r.height];
+  }
+
+  squareAt(x, y) {
+    const c = Math.floor((x - MARGIN) / SQ);
+    const row = Math.floor((y - MARGIN) / SQ);
+    if (c < 0 || row < 0 || c >= this.files || row >= this.ranks) return null;
+    return this.opts.flipped ? squareName(this.files - 1 - c, row) : squareName(c, this.ranks - 1 - row);
+  }
+
+  pointerDown(e) {
+    if (!this.svg || e.button > 0) return;
+    const [x, y] = this.svgPoint(e);
+    const sq = this.squareAt(x, y);
+    if (!sq) return;
+    if (this.selected) {
+      const dests = this.movesFrom(this.selected);
+      if (dests.has(sq)) {
+        e.preventDefault();
+        this.choose(dests.get(sq));
+        return;
+      }
+    }
+    const p = this.state.board.get(sq);
+    if (this.state.interactive && p && p.side === this.state.sideToMove && this.movesFrom({ square: sq }).size) {
+      e.preventDefault();
+      const again = this.selected && this.selected.square === sq;
+      this.selected = { square: sq };
+      this.drag = { square: sq, startX: x, startY: y, x, y, moved: false, again };
+      this.render();
+    } else if (this.selected) {
+      this.selected = null;
+      this.render();
+    }
+  }
+
+  pointerMove(e) {
+    if (!this.drag) return;
+    const [x, y] = this.svgPoint(e);
+    if (!this.drag.moved && Math.hypot(x - this.drag.startX, y - this.drag.startY) < SQ * 0.2) return;
+    this.drag.x = x;
+    this.drag.y = y;
+    this.drag.moved = true;
+    this.render();
+  }
+
+  pointerUp(e) {
+    if (!this.drag) return;
+    const d = this.drag;
+    this.drag = null;
+    if (!d.moved) {
+      if (d.again) this.selected = null;
+      this.render();
+      return;
+    }
+    const [x, y] = this.svgPoint(e);
+    const sq = this.squareAt(x, y);
+    const dests = this.movesFrom({ square: d.square });
+    if (sq && dests.has(sq)) {
+      this.choose(dests.get(sq));
+    } else {
+      this.render();
+    }
+  }
+
+  /** One candidate: play it; several (promotion variants): ask. */
+  choose(candidates) {
+    if (candidates.length === 1) {
+      this.play(candidates[0]);
+      return;
+    }
+    this.askPromotion(candidates);
+  }
+
+  play(move) {
+    this.selected = null;
+    this.closePromotion();
+    this.render();
+    this.onMove(move);
+  }
+
+  askPromotion(candidates) {
+    const p = parseMove(candidates[0]);
+    const piece = p.drop ? null : this.state.board.get(p.from);
+    const side = piece ? piece.side : this.state.sideToMove;
+    let s = `<div class="promo-dialog" role="dialog" aria-label="${t('promo.title')}"><div class="promo-title">${t('promo.title')}</div><div class="promo-options">`;
+    const sorted = [...candidates].sort((a, b) => parseMove(b).suffix.length - parseMove(a).suffix.length);
+    for (const m of sorted) {
+      const suf = parseMove(m).suffix;
+      let letter;
+      if (suf === '+') letter = '+' + piece.piece;
+      else if (suf) letter = suf.toUpperCase();
+      else letter = piece.piece;
+      const label = suf ? t('promo.promote') : t('promo.keep');
+      s += `<button type="button" class="promo-option" data-promo="${suf || '='}" data-move="${m}" title="${label}">${pieceSvg(this.pieceOpts(letter, side), 64)}<span>${label}</span></button>`;
+    }
+    s += `</div><button type="button" class="promo-cancel">${t('promo.cancel')}</button></div>`;
+    this.promoLayer.innerHTML = s;
+    this.promoLayer.querySelector('.promo-cancel').onclick = () => { this.closePromotion(); this.selected = null; this.render(); };
+    for (const b of this.promoLayer.querySelectorAll('.promo-option')) b.onclick = () => this.play(b.dataset.move);
+  }
+
+  closePromotion() {
+    this.promoLayer.innerHTML = '';
+  }
+}

@@ -1,0 +1,74 @@
+// Entry point: loads the language, fills the header, and routes / , /game/{id} and /rules/{variant}.
+
+import { initI18n, setLang, lang, LANGS, LANG_NAMES, t, translateStatic } from './i18n.js';
+import { VARIANT_IDS } from './api.js';
+import { NewGamePage } from './newgame.js';
+import { GamePage } from './game.js';
+import { RulesPage } from './rules.js';
+
+let page = null;
+
+/** Shows the page of the current location (after destroying the previous one). */
+export function route() {
+  if (page && page.destroy) page.destroy();
+  const app = document.getElementById('app');
+  app.innerHTML = '';
+  const path = location.pathname;
+  let m;
+  if ((m = /^\/game\/([^/]+)\/?$/.exec(path))) {
+    page = new GamePage(app, decodeURIComponent(m[1]), new URLSearchParams(location.search).has('join'));
+  } else if ((m = /^\/rules\/([^/]+)\/?$/.exec(path))) {
+    page = new RulesPage(app, decodeURIComponent(m[1]));
+  } else {
+    page = new NewGamePage(app);
+  }
+  fillHeader();
+}
+
+/** Goes to a path inside the app without reloading. */
+export function navigate(path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+function fillHeader() {
+  translateStatic(document);
+  const ls = document.getElementById('lang-select');
+  ls.innerHTML = LANGS.map((l) => `<option value="${l}"${l === lang() ? ' selected' : ''}>${LANG_NAMES[l]}</option>`).join('');
+  const rs = document.getElementById('rules-select');
+  const m = /^\/rules\/([^/]+)/.exec(location.pathname);
+  rs.innerHTML = `<option value="">—</option>` + VARIANT_IDS.map((v) => `<option value="${v}"${m && m[1] === v ? ' selected' : ''}>${t('variant.' + v)}</option>`).join('');
+  document.title = 'Koma — ' + t('app.title');
+}
+
+async function start() {
+  try {
+    await initI18n();
+  } catch (e) {
+    document.getElementById('app').textContent = 'Cannot load the language files: ' + e.message;
+    return;
+  }
+  document.getElementById('lang-select').addEventListener('change', async (e) => {
+    await setLang(e.target.value);
+    if (page && page.relabel) {
+      fillHeader();
+      page.relabel();
+    } else {
+      route();
+    }
+  });
+  document.getElementById('rules-select').addEventListener('change', (e) => {
+    if (e.target.value) navigate('/rules/' + e.target.value);
+  });
+  document.body.addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-link]');
+    if (a && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0) {
+      e.preventDefault();
+      navigate(a.getAttribute('href'));
+    }
+  });
+  window.addEventListener('popstate', route);
+  route();
+}
+
+start();

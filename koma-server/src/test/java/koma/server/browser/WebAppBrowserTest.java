@@ -1,0 +1,330 @@
+package koma.server.browser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.Select;
+
+import koma.engine.Limits;
+import koma.engine.Search;
+import koma.engine.TimeManager;
+import koma.engine.TranspositionTable;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
+import koma.rules.notation.MoveNotation;
+import koma.server.KomaServer;
+import koma.server.ServerConfig;
+
+/**
+ * The web app in a real headless Chromium against the real server (in-process, random port, temporary
+ * SQLite file): complete games against the computer in every rule set, a two-seat game through the share
+ * link, drops, promotions, resignation, languages and the rules pages. Screenshots go to
+ * target/screenshots/.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WebAppBrowserTest {
+    /**
+     * Start positions for the games against the computer: the test's side (first, to move) has overwhelming
+     * material, so the game ends in a few moves while the test picks its moves with Koma's own search and
+     * plays them by clicking. Chosen by hand; the ply counts they take are printed by the test.
+     */
+    private static final Map<String, String> ENDGAMES = Map.of(
+            "chess", "7k/8/8/8/8/8/2Q5/R3K3 w - - 0 1",
+            "shodo", "4k3/8/8/8/8/8/8/Q2QK3 w - - 0 1",
+            "shodo-deathmatch", "7n/8/8/8/8/8/NNNNNNNN/NNNNNNNN w - - 0 1",
+            "shogi", "8k/9/9/9/9/9/9/9/K8 b 2RG 1",
+            "washogi", "5k5/11/11/11/11/11/11/11/11/+S10/+S4K5 w - - 0 1",
+            "washogi-drops", "5k5/11/11/11/11/11/11/11/11/+S10/+S4K5[SS] w - - 0 1");
+
+    private final ObjectMapper json = new ObjectMapper();
+    private final HttpClient http = HttpClient.newHttpClient();
+    private KomaServer server;
+    private Path dataDir;
+    private String base;
+    private Browser browser;
+
+    @BeforeAll
+    void start() throws IOException {
+        assertTrue(Files.isExecutable(Browser.CHROMIUM) && Files.isExecutable(Browser.CHROMEDRIVER),
+                "the browser tests need Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)");
+        dataDir = Files.createTempDirectory("koma-web-test-");
+        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, dataDir, 0, 0, 1));
+        base = "http://127.0.0.1:" + server.port();
+        browser = new Browser(base);
+    }
+
+    @AfterAll
+    void stop() throws IOException {
+        if (browser != null) {
+            browser.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (dataDir != null) {
+            try (var files = Files.walk(dataDir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private JsonNode game(String id) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/games/" + id))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return json.readTree(r.body());
+    }
+
+    /** The test player's move: Koma's search to a fixed depth from the game's current position. */
+    private static String engineMove(String variant, String fen) {
+        RuleSet rs = RuleSet.of(variant);
+        Position p = Fen.parse(rs, fen);
+        Search s = new Search(rs, new TranspositionTable(16));
+        Search.Result r = s.search(p, Limits.depth(4), new TimeManager(0), info -> { });
+        return MoveNotation.formatUci(p, r.bestMove());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    void completeGameAgainstTheComputer(String variant) throws Exception {
+        String id = browser.newGame(variant, "computer", 0, "first", ENDGAMES.get(variant));
+        JsonNode g = game(id);
+        int clicks = 0;
+        long deadline = System.currentTimeMillis() + 90_000;
+        while (!g.get("status").asText().equals("finished")) {
+            assertTrue(System.currentTimeMillis() < deadline, variant + ": no result after " + clicks + " moves");
+            if (g.get("sideToMove").asText().equals("first")) {
+                int ply = g.get("ply").asInt();
+                browser.waiting(20).until(d -> browser.shownPly() == ply
+                        && !browser.all("rect.sq").isEmpty());
+                String move = engineMove(variant, g.get("fen").asText());
+                browser.clickMove(move, "first");
+                clicks++;
+                browser.waiting(20).until(d -> browser.shownPly() > ply);
+                assertTrue(clicks < 40, variant + ": the test side should win within 40 moves");
+            } else {
+                Thread.sleep(100);
+            }
+            g = game(id);
+        }
+        browser.waitFor("#result");
+        String shown = browser.text("#result");
+        browser.screenshot("computer-" + variant + "-result");
+        assertEquals("first", g.get("result").get("winner").asText(), variant + ": " + g.get("result"));
+        assertEquals("first", browser.waitFor("#result").getAttribute("data-winner"));
+        assertFalse(shown.isBlank());
+        if (variant.equals("chess")) {
+            // after the game: the engine's view of the position before the mate, and the PGN record
+            int last = browser.shownPly();
+            browser.waitFor("[data-nav='prev']").click();
+            browser.waiting(10).until(d -> browser.shownPly() == last - 1);
+            browser.waitFor("#analyse").click();
+            String score = browser.text("#analysis-out .eval .score");
+            assertTrue(score.contains("mate") || score.startsWith("+"), "White is winning: " + score);
+            assertFalse(browser.text("#analysis-out .pv").isBlank());
+            browser.screenshot("computer-chess-analysis");
+            browser.waitFor("[data-export='pgn']").click();
+            browser.waiting(10).until(d -> browser.waitFor("#export-out").getAttribute("value").contains("1-0"));
+        }
+        System.out.printf("browser: %s against the computer (level 0) from %s: won in %d moves (%s)%n",
+                variant, ENDGAMES.get(variant), clicks, shown);
+    }
+
+    @Test
+    void twoSeatGameThroughTheShareLink() throws Exception {
+        String id = browser.newGame("chess", "friend", 0, "first", null, "fischer");
+        String link = browser.waitFor("#share-link").getAttribute("value");
+        assertTrue(link.endsWith("/game/" + id + "?join"), link);
+        try (Browser friend = new Browser(base)) {
+            friend.driver.get(link);
+            friend.waitFor("#join").click();
+            friend.waiting(20).until(d -> friend.all("#join").isEmpty());
+            JsonNode g = game(id);
+            assertEquals("active", g.get("status").asText());
+            // the friend sees the board from the second player's side
+            browser.waiting(20).until(d -> browser.waitFor("#status").getText().contains("White"));
+            // the clocks (Fischer, the form's default 5 min + 3 s): White's runs down locally, Black's stands
+            String white = browser.text("[data-clock='first']");
+            String black = browser.text("[data-clock='second']");
+            assertTrue(white.matches("[45]:\\d\\d"), white);
+            browser.waiting(5).until(d -> !browser.text("[data-clock='first']").equals(white));
+            assertEquals(black, browser.text("[data-clock='second']"));
+            browser.clickMove("e2e4", "first");
+            try {
+                friend.waiting(20).until(d -> "P".equals(friend.pieceOn("e4")));
+            } catch (RuntimeException e) {
+                friend.screenshot("fail-friend");
+                browser.screenshot("fail-first");
+                System.out.println("friend console: " + friend.driver.manage().logs().get("browser").getAll());
+                throw e;
+            }
+            friend.clickMove("e7e5", "second");
+            browser.waiting(20).until(d -> "P".equals(browser.pieceOn("e5")));
+            assertEquals("e4 e5", browser.texts("#move-list button.mv"));
+            friend.screenshot("friend-second-seat");
+            browser.screenshot("friend-first-seat");
+            // a spectator in a third profile sees the same position and no actions
+            try (Browser watcher = new Browser(base)) {
+                watcher.open("/game/" + id);
+                watcher.waiting(20).until(d -> "P".equals(watcher.pieceOn("e5")));
+                assertTrue(watcher.all("#resign").isEmpty());
+            }
+            // resignation: two clicks (the second confirms); both seats see the result
+            friend.waitFor("#resign").click();
+            friend.waitFor("#resign.confirm").click();
+            browser.waiting(20).until(d -> !browser.all("#result[data-winner='first']").isEmpty());
+            friend.waiting(20).until(d -> !friend.all("#result[data-winner='first']").isEmpty());
+            assertEquals("resignation", game(id).get("result").get("termination").asText());
+        }
+    }
+
+    @Test
+    void dropFromHand() throws Exception {
+        browser.newGame("shogi", "hotseat", 0, null, "4k4/9/9/9/9/9/9/9/4K4 b G2P 1");
+        assertEquals(1, browser.all(".hand [data-hand='G'][data-side='first']").size());
+        browser.clickMove("G@e5", "first");
+        browser.waiting(20).until(d -> "G".equals(browser.pieceOn("e5")));
+        assertTrue(browser.all(".hand [data-hand='G'][data-side='first']").isEmpty(), "the gold left the hand");
+        assertEquals("2", browser.text(".hand [data-hand='P'][data-side='first'] .count"));
+        // the move list in Western notation, then in Japanese (▲ for sente, the kanji of the gold)
+        String western = browser.text("#move-list button.mv");
+        assertTrue(western.startsWith("G") && western.contains("5e"), western);
+        new Select(browser.driver.findElement(By.id("notation"))).selectByValue("japanese");
+        browser.waiting(10).until(d -> browser.text("#move-list button.mv").matches("▲５五金.*"));
+        browser.screenshot("shogi-drop");
+        new Select(browser.driver.findElement(By.id("notation"))).selectByValue("western");
+    }
+
+    @Test
+    void optionalPromotionAsksAndForcedPromotionDoesNot() throws Exception {
+        // a sente silver on 5d (e6) may promote on 5c (e7); a sente pawn on 1b (i8) must promote on 1a (i9)
+        browser.newGame("shogi", "hotseat", 0, null, "k8/8P/9/4S4/9/9/9/9/4K4 b - 1");
+        browser.square("e6").click();
+        browser.square("e7").click();
+        browser.waitFor(".promo-dialog");
+        browser.screenshot("shogi-promotion-choice");
+        assertEquals(2, browser.all(".promo-option").size());
+        browser.waitFor(".promo-option[data-promo='+']").click();
+        browser.waiting(20).until(d -> "+S".equals(browser.pieceOn("e7")));
+        // gote answers, then the pawn's forced promotion goes through without a dialog
+        browser.clickMove("a9b9", "second");
+        browser.waiting(20).until(d -> browser.shownPly() == 2);
+        browser.square("i8").click();
+        browser.square("i9").click();
+        browser.waiting(20).until(d -> "+P".equals(browser.pieceOn("i9")));
+        assertTrue(browser.all(".promo-dialog").isEmpty(), "no dialog for a forced promotion");
+    }
+
+    @Test
+    void languageSwitchChangesTheTextAndIsRemembered() {
+        browser.open("/");
+        browser.waitFor("#new-game-form");
+        String english = browser.waitFor("#ng-start").getText();
+        new Select(browser.driver.findElement(By.id("lang-select"))).selectByValue("cs");
+        browser.waiting(10).until(d -> !browser.waitFor("#ng-start").getText().equals(english));
+        assertEquals("Začít hru", browser.waitFor("#ng-start").getText());
+        browser.open("/rules/washogi");
+        browser.waitFor(".piece-card");
+        assertTrue(browser.waitFor(".piece-card[data-letter='K'] h2").getText().startsWith("Jeřábí král"));
+        new Select(browser.driver.findElement(By.id("lang-select"))).selectByValue("ja");
+        browser.waiting(10).until(d -> browser.waitFor(".piece-card[data-letter='K'] h2").getText().startsWith("鶴玉"));
+        browser.screenshot("rules-washogi-ja");
+        new Select(browser.driver.findElement(By.id("lang-select"))).selectByValue("en");
+        browser.waiting(10).until(d -> browser.waitFor(".piece-card[data-letter='K'] h2").getText().startsWith("Crane king"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    void rulesPageDrawsEveryPiece(String variant) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/variants/" + variant)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode v = json.readTree(r.body());
+        browser.open("/rules/" + variant);
+        browser.waitFor(".piece-card");
+        List<String> letters = new ArrayList<>();
+        v.get("pieces").forEach(p -> letters.add(p.get("letter").asText()));
+        assertEquals(letters.size(), browser.all("svg.rules-diagram").size());
+        for (JsonNode p : v.get("pieces")) {
+            String css = "svg.rules-diagram[data-piece='" + p.get("letter").asText() + "']";
+            int marks = browser.all(css + " .mv-step, " + css + " .mv-jump, " + css + " .mv-slide").size();
+            assertTrue(marks >= p.get("moves").size(), variant + " " + p.get("letter") + ": " + marks + " marks");
+        }
+        browser.screenshot("rules-" + variant);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    void boardInBothPieceSets(String variant) throws Exception {
+        String id = browser.newGame(variant, "hotseat", 0, null, null);
+        JsonNode g = game(id);
+        assertEquals(g.get("board").size(), browser.all("g.pc").size());
+        boolean shogiFamily = variant.startsWith("shogi") || variant.startsWith("washogi");
+        browser.screenshot("board-" + variant + (shogiFamily ? "-kanji" : ""));
+        if (shogiFamily) {
+            new Select(browser.driver.findElement(By.id("piece-set"))).selectByValue("international");
+            browser.waiting(10).until(d -> !browser.all("g.pc .diagram").isEmpty());
+            assertEquals(g.get("board").size(), browser.all("g.pc .diagram").size());
+            browser.screenshot("board-" + variant + "-international");
+            new Select(browser.driver.findElement(By.id("piece-set"))).selectByValue("kanji");
+        }
+        if (variant.equals("shogi")) {
+            // flipped (gote at the bottom) with kanji rank numerals: rank 一 is then at the bottom right
+            browser.waitFor("#kanji-numerals").click();
+            browser.waitFor("#flip").click();
+            browser.waiting(10).until(d -> browser.texts("text.coord-rank").contains("一"));
+            Object flipped = browser.js("const t = Array.from(document.querySelectorAll('text.coord-rank'));"
+                    + " const y = (s) => +t.find(e => e.textContent === s).getAttribute('y'); return y('一') > y('九');");
+            assertEquals(Boolean.TRUE, flipped, "flipped: rank 一 (gote's back rank) at the bottom");
+            browser.screenshot("board-shogi-flipped-kanji-numerals");
+            browser.waitFor("#kanji-numerals").click();
+            browser.waitFor("#flip").click();
+        }
+        String first = g.get("legalMoves").get(0).asText();
+        if (variant.equals("chess")) {
+            // drag and drop: press on the piece, move over the board, release on the destination
+            first = "e2e4";
+            // (by offsets: the board is redrawn when the piece is picked up, so elements go stale)
+            var from = browser.square("e2").getRect();
+            var to = browser.square("e4").getRect();
+            int dx = to.getX() - from.getX();
+            int dy = to.getY() - from.getY();
+            new Actions(browser.driver).clickAndHold(browser.square("e2")).moveByOffset(0, -10)
+                    .moveByOffset(dx, dy + 10).release().perform();
+        } else {
+            browser.clickMove(first, "first");
+        }
+        browser.waiting(20).until(d -> browser.shownPly() == 1);
+        browser.waitFor("[data-nav='prev']").click();
+        browser.waiting(10).until(d -> browser.shownPly() == 0);
+        var m = java.util.regex.Pattern.compile("([a-p]\\d{1,2})([a-p]\\d{1,2}).*").matcher(first);
+        assertTrue(m.matches(), first);
+        assertTrue(browser.pieceOn(m.group(1)) != null, "stepping back shows the piece on its square again");
+        assertNull(browser.pieceOn(m.group(2)), "and its destination empty again");
+    }
+}

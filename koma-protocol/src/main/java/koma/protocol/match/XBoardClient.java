@@ -537,7 +537,7 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
                 if (l == EOF) {
                     throw new EngineException(name() + " exited" + exitCode() + stderrTail());
                 }
-                String s = l.text().strip();
+                String s = l.text().strip().replaceFirst("^depth = ", ""); // the prompt of 'depth' has no newline
                 if (s.contains("Clocks:")) {
                     break;
                 }

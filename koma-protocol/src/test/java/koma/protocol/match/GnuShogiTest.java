@@ -69,6 +69,24 @@ class GnuShogiTest {
     }
 
     @Test
+    void aFixedDepthIsSentWithItsPrompt() throws Exception {
+        try (XBoardClient c = XBoardClient.start(gnushogi(List.of()), SHOGI)) {
+            c.newGame();
+            List<String> moves = List.of("7g7f", "3c3d", "8h2b+", "3a2b");
+            ThinkRequest r = request(moves, 300);
+            r = new ThinkRequest(r.root(), true, r.uciMoves(), r.usiMoves(), r.side(), TimeControl.depth(2), r.timeLeftMs());
+            // 'depth' prints a prompt without a newline, which then prefixes the next line (the first move's echo)
+            Reply reply = c.think(r, 5_000);
+            assertEquals(Reply.Kind.MOVE, reply.kind(), reply.toString());
+            Position p = Position.start(SHOGI);
+            for (String m : moves) {
+                p.doMove(MoveNotation.parse(p, m, MoveNotation.Style.USI));
+            }
+            MoveNotation.parse(p, reply.move(), MoveNotation.Style.USI);
+        }
+    }
+
+    @Test
     void aThirdRepetitionIsReportedAtOnceNotAsASilentHang() throws Exception {
         try (XBoardClient c = XBoardClient.start(gnushogi(List.of()), SHOGI)) {
             c.newGame();

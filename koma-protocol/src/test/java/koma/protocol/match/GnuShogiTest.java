@@ -63,8 +63,9 @@ class GnuShogiTest {
                 p.doMove(MoveNotation.parse(p, m, MoveNotation.Style.USI));
             }
             MoveNotation.parse(p, reply.move(), MoveNotation.Style.USI); // throws when illegal
-            // the client interrupts it shortly before the move time; it answers at once
-            assertTrue(reply.elapsedMs() >= 200 && reply.elapsedMs() <= 300 + 100, reply.toString());
+            // the client interrupts it shortly before the move time (left alone, its one-second 'level' would let it
+            // think a second or more); generous bounds, the machine is shared
+            assertTrue(reply.elapsedMs() >= 200 && reply.elapsedMs() < 900, reply.toString());
         }
     }
 

@@ -40,7 +40,7 @@ public final class MatchCommand implements Callable<Integer> {
     @Option(names = "--engine2", required = true, paramLabel = "CMD", description = "Command line of engine 2.")
     String engine2;
 
-    @Option(names = "--proto1", paramLabel = "uci|usi|xboard", description = "Protocol of engine 1. Default: usi for shogi, uci otherwise. XBoard engines (hachu, sjaakii) take --option1 memory=64 for their hash size.")
+    @Option(names = "--proto1", paramLabel = "uci|usi|xboard", description = "Protocol of engine 1. Default: usi for shogi, uci otherwise. XBoard engines (hachu, sjaakii) take --option1 memory=64 for their hash size; GNU Shogi 1.4 (gnushogi) is recognised and spoken to in its own xshogi dialect (or --option1 dialect=gnushogi).")
     String proto1;
 
     @Option(names = "--proto2", paramLabel = "uci|usi|xboard", description = "Protocol of engine 2. Default: usi for shogi, uci otherwise.")

@@ -50,8 +50,17 @@ public final class EngineSession {
     private Search search;
     private Thread searchThread;
     private boolean searchInfinite;
-    /** The Elo range that UCI_Elo maps onto skill levels 0..20 (a rough scale, to be calibrated by matches). */
-    public static final int MIN_ELO = 500, MAX_ELO = 2500;
+    /**
+     * The measured strength of skill levels 0..20 on Stockfish's UCI_Elo scale: chess, 100 ms a move, 20 games per
+     * even level against Stockfish 15.1 with UCI_LimitStrength (levels 0 and 2 through matches against level 4),
+     * made monotone by pooling neighbours that measured out of order, odd levels halfway
+     * (bench/results/2026-11-21-skill.txt, bench/skill-calibration.sh). At that speed the depth caps of levels 8 and
+     * up hardly bind: they all measured within the noise of full strength (about 1700).
+     */
+    static final int[] SKILL_ELO = {510, 630, 750, 885, 1020, 1235, 1450, 1535, 1620, 1625, 1630, 1630, 1630, 1660,
+            1690, 1705, 1720, 1720, 1720, 1720, 1720};
+    /** The UCI_Elo range: the measured strength of skill level 0 and of full strength, rounded. */
+    public static final int MIN_ELO = 500, MAX_ELO = 1720;
     private int multiPv = 1;
     private int skill = 20;
     private boolean limitStrength;
@@ -235,10 +244,18 @@ public final class EngineSession {
 
     /** The skill level in force: Skill Level, or the one UCI_Elo maps to when UCI_LimitStrength is on. */
     private int effectiveSkill() {
-        if (limitStrength) {
-            return Math.max(0, Math.min(20, (elo - MIN_ELO) * 20 / (MAX_ELO - MIN_ELO)));
+        return limitStrength ? skillForElo(elo) : skill;
+    }
+
+    /** The strongest skill level whose measured Elo ({@link #SKILL_ELO}) is at most {@code elo}; 0 below them all. */
+    static int skillForElo(int elo) {
+        int level = 0;
+        for (int l = 0; l < SKILL_ELO.length; l++) {
+            if (SKILL_ELO[l] <= elo) {
+                level = l;
+            }
         }
-        return skill;
+        return level;
     }
 
     private static int indexOf(String[] w, String word) {

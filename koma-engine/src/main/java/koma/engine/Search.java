@@ -74,6 +74,17 @@ public final class Search {
         this.moveRulePlies = claim > 0 ? claim : rs.endRules.moveRule().autoPlies();
     }
 
+    /**
+     * Runs a short throw-away search of the rule set's start position (own small table, node budget) so that the
+     * JIT compiles the move generator and the search before the clock runs: a cold JVM is many times slower for
+     * its first few hundred milliseconds. The protocols call it once per rule set, when asked {@code isready};
+     * it stops at {@code nodes} or after {@code maxMs}, whichever comes first (a loaded machine must not stall isready).
+     */
+    public static void warmUp(RuleSet rs, long nodes, long maxMs) {
+        Search s = new Search(rs, new TranspositionTable(1));
+        s.search(Position.start(rs), new Limits(-1, -1, 0, 0, 0, 0, maxMs, 0, nodes, false), new TimeManager(0), null);
+    }
+
     public Evaluation evaluation() {
         return eval;
     }
@@ -226,8 +237,12 @@ public final class Search {
         return new Result(best, ponder, bestScore, nodes, reached);
     }
 
+    /**
+     * The hard stop: the clock is read every 64 nodes (a few microseconds of search), not every thousand, because a
+     * cold JVM or a loaded machine can spend hundreds of milliseconds on a few hundred nodes.
+     */
     private boolean timeUp() {
-        if ((nodes & 1023) == 0 && !pondering && System.currentTimeMillis() >= deadline) {
+        if ((nodes & 63) == 0 && !pondering && deadline != Long.MAX_VALUE && System.currentTimeMillis() >= deadline) {
             stop = true;
         }
         if (nodes >= nodeLimit) {

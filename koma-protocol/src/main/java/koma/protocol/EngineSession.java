@@ -129,7 +129,10 @@ public final class EngineSession {
             switch (w[0]) {
                 case "uci" -> identify("uciok");
                 case "usi" -> identify("usiok");
-                case "isready" -> out.println("readyok");
+                case "isready" -> {
+                    warmUp();
+                    out.println("readyok");
+                }
                 case "setoption" -> setOption(w);
                 case "ucinewgame", "usinewgame" -> {
                     waitForSearch();
@@ -298,6 +301,19 @@ public final class EngineSession {
         }
         position = p;
     }
+
+    /** Rule sets whose search code the JIT has already seen in this process (see {@link Search#warmUp}). */
+    private final java.util.Set<String> warmedUp = new java.util.HashSet<>();
+
+    /** Warms the JVM up for the current rule set once, unless a search is running (isready must then answer at once). */
+    private void warmUp() {
+        if ((searchThread == null || !searchThread.isAlive()) && warmedUp.add(rules.id)) {
+            Search.warmUp(rules, WARM_UP_NODES, WARM_UP_MS);
+        }
+    }
+
+    /** Nodes of the warm-up search: a few hundred milliseconds on a cold JVM, enough for the JIT's hot methods. */
+    static final long WARM_UP_NODES = 100_000, WARM_UP_MS = 400;
 
     private void go(String[] w) {
         if (w.length >= 2 && w[1].equals("perft")) {

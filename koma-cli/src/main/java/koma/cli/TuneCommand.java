@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
                 + "from random openings at --nodes nodes per move and keeps the quiet positions with the game result "
                 + "(or reads them from --data-in); every --holdout-th game is kept out of the fit to measure it. "
                 + "The scale K of sigmoid(K * eval / 400) is fitted on the current weights, then integer coordinate "
-                + "descent minimises the mean squared error against the results. Writes the tuned weights as an "
+                + "descent minimises the mean squared error against the results, stopped when the held-out loss stops "
+                + "falling. Writes the tuned weights as an "
                 + ".eval file (KEY = VALUE lines). The same seed gives the same games and weights.",
                 "The weights start from the built-in ones, or from -Dkoma.eval.dir=DIR (a directory of "
                         + "<rule set>.eval files, e.g. KOMA_JAVA_OPTS=-Dkoma.eval.dir=DIR ./koma tune ...)."})
@@ -60,14 +61,20 @@ public final class TuneCommand implements Callable<Integer> {
     Path dataIn;
 
     @Option(names = "--holdout", defaultValue = "10",
-            description = "Every N-th game is held out for validation (0: none). Default: ${DEFAULT-VALUE}.")
+            description = "Every N-th game is held out: tuning stops when the loss on its positions (against the game "
+                    + "results alone, whatever --lambda) stops falling (0: none). Default: ${DEFAULT-VALUE}.")
     int holdout;
+
+    @Option(names = "--lambda", defaultValue = "1",
+            description = "Target: lambda * game result + (1 - lambda) * sigmoid(K * search score / 400). "
+                    + "Default: ${DEFAULT-VALUE} (the result alone).")
+    double lambda;
 
     @Option(names = "--steps", defaultValue = "16,4,1", split = ",",
             description = "Coordinate-descent step sizes, in order. Default: ${DEFAULT-VALUE}.")
     int[] steps;
 
-    @Option(names = "--passes", defaultValue = "40", description = "Most passes per step. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--passes", defaultValue = "60", description = "Most passes per step. Default: ${DEFAULT-VALUE}.")
     int passes;
 
     @Option(names = "--min-count", defaultValue = "200",
@@ -123,14 +130,17 @@ public final class TuneCommand implements Callable<Integer> {
         }
         Map<String, Integer> start = new Evaluation(rs).weights();
         Tuner tuner = new Tuner(rs, start, train);
-        Tuner check = test.isEmpty() ? null : new Tuner(rs, start, test);
         int[] w0 = tuner.vector(start);
         double k = tuner.fitK(w0);
+        if (lambda != 1) {
+            tuner = new Tuner(rs, start, train, lambda, k);
+        }
+        Tuner check = test.isEmpty() ? null : new Tuner(rs, start, test); // held out: against the results alone
         double before = tuner.loss(w0, k);
         double checkBefore = check == null ? Double.NaN : check.loss(w0, k);
-        System.out.printf("K = %.4f; %d training positions, %d held out; loss %.6f (held out %.6f)%n", k, train.size(),
+        System.out.printf("K = %.4f, lambda %s; %d training positions, %d held out; loss %.6f (held out %.6f)%n", k, lambda, train.size(),
                 test.size(), before, checkBefore);
-        int[] w = tuner.optimise(w0, k, steps, passes, minCount, quiet ? null : System.out::println);
+        int[] w = tuner.optimise(w0, k, steps, passes, minCount, check, quiet ? null : System.out::println);
         double after = tuner.loss(w, k);
         double checkAfter = check == null ? Double.NaN : check.loss(w, k);
         System.out.printf("tuned: loss %.6f -> %.6f; held out %.6f -> %.6f%n", before, after, checkBefore, checkAfter);
@@ -143,11 +153,11 @@ public final class TuneCommand implements Callable<Integer> {
         String header = String.format("""
                 Evaluation weights for %s, tuned by 'koma tune' (Texel method, koma.engine.tune).
                 %s
-                K = %.4f; %d training positions, %d held out; loss %.6f -> %.6f, held out %.6f -> %.6f""",
+                K = %.4f, lambda %s; %d training positions, %d held out; loss %.6f -> %.6f, held out %.6f -> %.6f""",
                 rs.name, dataIn != null ? "data: " + dataIn
                         : String.format("self-play: %d games, %d nodes/move, %d random plies, seed %d, max %d plies",
                                 games, nodes, randomPlies, seed, maxPlies),
-                k, train.size(), test.size(), before, after, checkBefore, checkAfter);
+                k, lambda, train.size(), test.size(), before, after, checkBefore, checkAfter);
         Files.writeString(file, EvalWeights.format(tuner.map(w), header));
         System.out.printf("wrote %s (steps %s, %d s)%n", file, Arrays.toString(steps),
                 (System.currentTimeMillis() - t0) / 1000);

@@ -10,10 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One training position: a FEN/SFEN and the result of its game for the side to move (1 win, 0.5 draw, 0 loss).
- * A data file holds one per line as {@code GAME RESULT FEN} (game number, result, then the position).
+ * One training position: a FEN/SFEN, the result of its game for the side to move (1 win, 0.5 draw, 0 loss) and the
+ * self-play search's score for the side to move (centipawns). A data file holds one per line as
+ * {@code GAME RESULT SCORE FEN} (game number, result, score, then the position).
  */
-public record Sample(int game, String fen, double result) {
+public record Sample(int game, String fen, double result, int score) {
     public Sample {
         if (result != 0 && result != 0.5 && result != 1) {
             throw new IllegalArgumentException("result must be 0, 0.5 or 1, got " + result);
@@ -24,7 +25,7 @@ public record Sample(int game, String fen, double result) {
     public static void write(Path file, List<Sample> samples) throws IOException {
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             for (Sample s : samples) {
-                out.write(s.game() + " " + s.result() + " " + s.fen());
+                out.write(s.game() + " " + s.result() + " " + s.score() + " " + s.fen());
                 out.newLine();
             }
         }
@@ -41,12 +42,12 @@ public record Sample(int game, String fen, double result) {
                 if (line.isBlank()) {
                     continue;
                 }
-                String[] f = line.strip().split(" ", 3);
+                String[] f = line.strip().split(" ", 4);
                 try {
-                    if (f.length < 3) {
-                        throw new IllegalArgumentException("expected GAME RESULT FEN");
+                    if (f.length < 4) {
+                        throw new IllegalArgumentException("expected GAME RESULT SCORE FEN");
                     }
-                    out.add(new Sample(Integer.parseInt(f[0]), f[2], Double.parseDouble(f[1])));
+                    out.add(new Sample(Integer.parseInt(f[0]), f[3], Double.parseDouble(f[1]), Integer.parseInt(f[2])));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(file + ":" + ln + ": " + e.getMessage(), e);
                 }

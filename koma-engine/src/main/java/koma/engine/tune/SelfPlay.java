@@ -21,7 +21,7 @@ import koma.rules.notation.Fen;
 /**
  * Training data for the tuner: Koma plays itself from random openings at a fixed node budget per move and keeps
  * the quiet positions of each game (side to move not in check, the search's best move neither a capture nor a
- * promotion, no mate score) labelled with the game's result. Game {@code i} depends only on the seed and
+ * promotion, no mate score) labelled with the game's result and the search's score. Game {@code i} depends only on the seed and
  * {@code i} (its opening comes from its own random sequence, its search from an empty hash table), so the data
  * are the same for a seed whatever the number of threads.
  */
@@ -114,6 +114,7 @@ public final class SelfPlay {
         TimeManager time = new TimeManager(0);
         List<String> fens = new ArrayList<>();
         List<Integer> sides = new ArrayList<>();
+        List<Integer> scores = new ArrayList<>();
         int[] lastScores = new int[4];
         int plies = 0;
         double result = 0.5;
@@ -137,6 +138,7 @@ public final class SelfPlay {
             if (quiet) {
                 fens.add(Fen.format(pos));
                 sides.add(stm);
+                scores.add(r.score());
             }
             int white = stm == 0 ? r.score() : -r.score();
             lastScores[plies & 3] = white;
@@ -157,7 +159,7 @@ public final class SelfPlay {
         List<Sample> samples = new ArrayList<>(fens.size());
         for (int i = 0; i < fens.size(); i++) {
             double forMover = sides.get(i) == 0 ? result : 1 - result;
-            samples.add(new Sample(index, fens.get(i), forMover));
+            samples.add(new Sample(index, fens.get(i), forMover, scores.get(i)));
         }
         return new GameData(result, plies, termination, samples);
     }

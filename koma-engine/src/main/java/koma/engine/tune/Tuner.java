@@ -17,8 +17,8 @@ import koma.rules.notation.Fen;
  * starting weights and then held. The evaluation is linear in its weights ({@link Evaluation#trace}), so each
  * position is stored once as its sparse coefficients, column by column, and a change of one weight updates only
  * the positions where that weight appears. The search is integer coordinate descent with shrinking steps (each
- * weight in turn moves up or down by the step while the loss falls), which keeps the weights integers and the
- * result deterministic. Weights that appear in fewer than {@code minCount} positions stay as they are.
+ * weight in turn moves one step up or down when the loss falls), stopped early on held-out positions, which keeps
+ * the weights integers and the result deterministic. Weights that appear in fewer than {@code minCount} positions stay as they are.
  */
 public final class Tuner {
     private final RuleSet rs;
@@ -32,8 +32,19 @@ public final class Tuner {
     private final int[] count;
     private final boolean[] nonNegative;
 
-    /** Prepares the positions for the rule set with the given starting weights. */
+    /** Prepares the positions for the rule set with the given starting weights; the target is the game result. */
     public Tuner(RuleSet rs, Map<String, Integer> start, List<Sample> samples) {
+        this(rs, start, samples, 1, 1);
+    }
+
+    /**
+     * Prepares the positions with the target {@code lambda * result + (1 - lambda) * sigmoid(scoreK, score)}: the
+     * game result blended with the self-play search's score ({@code scoreK}: the scale fitted on the results).
+     */
+    public Tuner(RuleSet rs, Map<String, Integer> start, List<Sample> samples, double lambda, double scoreK) {
+        if (lambda < 0 || lambda > 1) {
+            throw new IllegalArgumentException("lambda must be from 0 to 1, got " + lambda);
+        }
         this.rs = rs;
         Evaluation e = new Evaluation(rs, start);
         keys = e.keys();
@@ -65,7 +76,7 @@ public final class Tuner {
             }
             idx.add(ix);
             val.add(v);
-            result[i] = s.result();
+            result[i] = lambda * s.result() + (1 - lambda) * sigmoid(scoreK, s.score());
         }
         colStart = new int[params + 1];
         for (int k = 0; k < params; k++) {
@@ -173,10 +184,14 @@ public final class Tuner {
     }
 
     /**
-     * Coordinate descent from {@code start} at scale {@code k}: steps {@code steps} in turn, at most
-     * {@code maxPasses} passes over the weights per step. Returns the tuned vector.
+     * Coordinate descent from {@code start} at scale {@code k}: for each step of {@code steps} in turn, passes over
+     * the weights in which each weight moves by one step up or down when that lowers the training loss, at most
+     * {@code maxPasses} passes per step. With a {@code holdout} (positions of other games, may be null) the passes
+     * stop early: after each pass its loss is measured, the best vector so far is kept, and a step ends when three
+     * passes running did not beat it. Returns the tuned vector (the best on the held-out positions when given).
      */
-    public int[] optimise(int[] start, double k, int[] steps, int maxPasses, int minCount, Consumer<String> log) {
+    public int[] optimise(int[] start, double k, int[] steps, int maxPasses, int minCount, Tuner holdout,
+                          Consumer<String> log) {
         int[] w = start.clone();
         double[] e = evals(w);
         double[] loss = new double[rows];
@@ -186,7 +201,10 @@ public final class Tuner {
             loss[i] = d * d;
             total += loss[i];
         }
+        int[] best = w.clone();
+        double bestCheck = holdout == null ? 0 : holdout.loss(w, k);
         for (int step : steps) {
+            int worse = 0;
             for (int pass = 0; pass < maxPasses; pass++) {
                 boolean improved = false;
                 for (int p = 0; p < params; p++) {
@@ -194,36 +212,50 @@ public final class Tuner {
                         continue;
                     }
                     for (int dir : new int[] {1, -1}) {
-                        int moved = 0;
-                        while (true) {
-                            int delta = dir * step;
-                            if (nonNegative[p] && w[p] + delta < 0) {
-                                break;
-                            }
-                            double change = change(p, delta, k, e, loss);
-                            if (change >= -1e-12) {
-                                break;
-                            }
+                        int delta = dir * step;
+                        if (nonNegative[p] && w[p] + delta < 0) {
+                            continue;
+                        }
+                        double change = change(p, delta, k, e, loss);
+                        if (change < -1e-12) {
                             apply(p, delta, k, e, loss);
                             w[p] += delta;
                             total += change;
-                            moved++;
                             improved = true;
-                        }
-                        if (moved > 0) {
                             break;
                         }
                     }
                 }
+                double check = holdout == null ? Double.NaN : holdout.loss(w, k);
                 if (log != null) {
-                    log.accept(String.format("step %d pass %d: loss %.6f", step, pass + 1, total / rows));
+                    log.accept(String.format("step %d pass %d: loss %.6f, held out %.6f", step, pass + 1,
+                            total / rows, check));
+                }
+                if (holdout == null) {
+                    best = w.clone();
+                } else if (check < bestCheck) {
+                    bestCheck = check;
+                    best = w.clone();
+                    worse = 0;
+                } else if (++worse >= 3) {
+                    break;
                 }
                 if (!improved) {
                     break;
                 }
             }
+            if (holdout != null && !java.util.Arrays.equals(w, best)) {
+                w = best.clone();
+                e = evals(w);
+                total = 0;
+                for (int i = 0; i < rows; i++) {
+                    double d = result[i] - sigmoid(k, e[i]);
+                    loss[i] = d * d;
+                    total += loss[i];
+                }
+            }
         }
-        return w;
+        return best;
     }
 
     /** Change of the summed loss when weight p moves by delta. */

@@ -81,6 +81,10 @@ public final class TuneCommand implements Callable<Integer> {
             description = "A weight seen in fewer positions is left as it is. Default: ${DEFAULT-VALUE}.")
     int minCount;
 
+    @Option(names = "--freeze", split = ",", paramLabel = "KEY",
+            description = "Weights to leave as they are (comma-separated keys, e.g. king-center,king-advance).")
+    List<String> freeze = new ArrayList<>();
+
     @Option(names = {"-o", "--out"}, description = "The tuned .eval file. Default: <rule set>.eval here.")
     Path out;
 
@@ -140,6 +144,13 @@ public final class TuneCommand implements Callable<Integer> {
         double checkBefore = check == null ? Double.NaN : check.loss(w0, k);
         System.out.printf("K = %.4f, lambda %s; %d training positions, %d held out; loss %.6f (held out %.6f)%n", k, lambda, train.size(),
                 test.size(), before, checkBefore);
+        for (String key : freeze) {
+            if (!tuner.keys().contains(key)) {
+                throw new IllegalArgumentException("--freeze: no weight '" + key + "' in " + rs.id + "; weights: "
+                        + tuner.keys());
+            }
+        }
+        tuner.freeze(freeze);
         int[] w = tuner.optimise(w0, k, steps, passes, minCount, check, quiet ? null : System.out::println);
         double after = tuner.loss(w, k);
         double checkAfter = check == null ? Double.NaN : check.loss(w, k);
@@ -152,12 +163,12 @@ public final class TuneCommand implements Callable<Integer> {
         Path file = out != null ? out : Path.of(rs.id + ".eval");
         String header = String.format("""
                 Evaluation weights for %s, tuned by 'koma tune' (Texel method, koma.engine.tune).
-                %s
+                %s%s
                 K = %.4f, lambda %s; %d training positions, %d held out; loss %.6f -> %.6f, held out %.6f -> %.6f""",
                 rs.name, dataIn != null ? "data: " + dataIn
                         : String.format("self-play: %d games, %d nodes/move, %d random plies, seed %d, max %d plies",
                                 games, nodes, randomPlies, seed, maxPlies),
-                k, lambda, train.size(), test.size(), before, after, checkBefore, checkAfter);
+                freeze.isEmpty() ? "" : "; frozen: " + String.join(", ", freeze), k, lambda, train.size(), test.size(), before, after, checkBefore, checkAfter);
         Files.writeString(file, EvalWeights.format(tuner.map(w), header));
         System.out.printf("wrote %s (steps %s, %d s)%n", file, Arrays.toString(steps),
                 (System.currentTimeMillis() - t0) / 1000);

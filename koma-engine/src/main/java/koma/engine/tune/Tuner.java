@@ -31,6 +31,7 @@ public final class Tuner {
     private final int rows;
     private final int[] count;
     private final boolean[] nonNegative;
+    private final boolean[] frozen;
 
     /** Prepares the positions for the rule set with the given starting weights; the target is the game result. */
     public Tuner(RuleSet rs, Map<String, Integer> start, List<Sample> samples) {
@@ -95,6 +96,7 @@ public final class Tuner {
             }
         }
         nonNegative = new boolean[params];
+        frozen = new boolean[params];
         for (int k = 0; k < params; k++) {
             String key = keys.get(k);
             nonNegative[k] = key.startsWith("hand ") || rs.typeOf(key) >= 0;
@@ -208,7 +210,7 @@ public final class Tuner {
             for (int pass = 0; pass < maxPasses; pass++) {
                 boolean improved = false;
                 for (int p = 0; p < params; p++) {
-                    if (count[p] < minCount) {
+                    if (count[p] < minCount || frozen[p]) {
                         continue;
                     }
                     for (int dir : new int[] {1, -1}) {
@@ -275,6 +277,16 @@ public final class Tuner {
             e[i] += colCoef[j] * delta;
             double d = result[i] - sigmoid(k, e[i]);
             loss[i] = d * d;
+        }
+    }
+
+    /** Leaves the named weights out of {@link #optimise}. */
+    public void freeze(java.util.Collection<String> names) {
+        for (String name : names) {
+            int k = keys.indexOf(name);
+            if (k >= 0) {
+                frozen[k] = true;
+            }
         }
     }
 

@@ -106,6 +106,20 @@ class TunerTest {
         assertTrue(t.loss(w, k) <= t.loss(w0, k));
     }
 
+    /** A frozen weight keeps its value while the others move. */
+    @Test
+    void frozenWeightsStay() {
+        Map<String, Integer> start = new LinkedHashMap<>(new Evaluation(CHESS).weights());
+        start.put("P", 400);
+        start.put("N", 900);
+        Tuner t = new Tuner(CHESS, start, samples());
+        t.freeze(List.of("P"));
+        int[] w0 = t.vector(start);
+        int[] w = t.optimise(w0, t.fitK(w0), new int[] {16}, 20, 5, null, null);
+        assertEquals(400, w[t.keys().indexOf("P")]);
+        assertTrue(w[t.keys().indexOf("N")] != 900);
+    }
+
     /** The fitted K is a minimum: a little more or less gives a higher loss. */
     @Test
     void fittedKIsAMinimum() {

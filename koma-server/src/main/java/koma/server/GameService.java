@@ -220,7 +220,7 @@ final class GameService implements AutoCloseable {
             }
             int side = g.sideToMove();
             requireSide(g, seat, side, "move");
-            Position p = g.game.position();
+            Position p = g.current;
             int m;
             try {
                 m = MoveNotation.parseUci(p, uci);
@@ -483,7 +483,7 @@ final class GameService implements AutoCloseable {
         if (side != computer && !offerToAnswer) {
             return;
         }
-        Position p = g.game.position();
+        Position p = g.current.copy(); // the engine thread gets its own
         int ply = g.ply();
         int level = g.computerLevel(computer);
         long think = thinkTime(g, computer, level, System.currentTimeMillis());

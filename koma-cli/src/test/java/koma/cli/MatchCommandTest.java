@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import koma.protocol.match.Pgn;
+import koma.protocol.match.Match;
+import koma.rules.notation.GameRecord;
+import koma.rules.notation.Pgn;
 import picocli.CommandLine;
 
 /** {@code koma match}: help, argument errors, and a real (tiny) match of Koma against itself. */
@@ -56,11 +58,11 @@ class MatchCommandTest {
         assertTrue(r.out().contains("Finished game 2 (Two vs One)"), r.out());
         assertTrue(r.out().matches("(?s).*Score of One vs Two: \\d - \\d - \\d \\[[01]\\.\\d{3}] 2\nElo difference: .*"),
                 r.out());
-        List<Pgn.PgnGame> games = Pgn.read(Files.readString(pgn, UTF_8));
+        List<GameRecord> games = Pgn.parseAll(Files.readString(pgn, UTF_8));
         assertEquals(2, games.size());
-        for (Pgn.PgnGame g : games) {
-            assertEquals("shodo", g.tags().get("Variant"));
-            Pgn.replay(g);
+        for (GameRecord g : games) {
+            assertEquals("shodo", g.variant());
+            Match.replay(g);
         }
     }
 

@@ -1,16 +1,23 @@
 package koma.protocol.match;
 
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import koma.rules.Position;
 import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
+import koma.rules.notation.MoveNotation;
 
 /**
  * One finished game as the referee saw it: the players by colour (index 0 moved first), the root position, every
  * move from the root (the first {@code bookPlies} from the opening), a comment per move ({@code book}, or the
  * engine's last score/depth and its time, e.g. {@code +0.35/12 0.051s}), the wall time of each move in ms (0 for
- * book moves) and the result.
+ * book moves) and the result. {@link #toRecord} turns it into the rules core's record, which the PGN, KIF and CSA
+ * writers take.
  */
 public record GameRecord(int round, RuleSet rules, List<String> players, Position root, boolean fromStart,
                          List<Integer> moves, List<String> comments, List<Long> moveTimesMs, int bookPlies,
@@ -30,5 +37,39 @@ public record GameRecord(int round, RuleSet rules, List<String> players, Positio
             p.doMove(m);
         }
         return p;
+    }
+
+    /**
+     * The game as a record for {@link koma.rules.notation.Pgn}, {@link koma.rules.notation.Kif} and
+     * {@link koma.rules.notation.Csa}: tags {@code Event}, {@code Site}, {@code Date}, {@code Time}, {@code Round},
+     * {@code White}, {@code Black}, {@code TimeControl}, {@code PlyCount}, {@code Termination} (the referee's label)
+     * and {@code Opening} when the game left from a book; the engines' comments; the referee's reason as the closing
+     * comment; the move times.
+     */
+    public koma.rules.notation.GameRecord toRecord(String event) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put("Event", event);
+        tags.put("Site", "?");
+        tags.put("Date", started.format(DateTimeFormatter.ofPattern("yyyy.MM.dd")));
+        tags.put("Round", String.valueOf(round));
+        tags.put("White", players.get(0));
+        tags.put("Black", players.get(1));
+        tags.put("Time", started.format(DateTimeFormatter.ofPattern("HH:mm:ss")));
+        tags.put("TimeControl", timeControl.pgnTag());
+        tags.put("PlyCount", String.valueOf(moves.size()));
+        tags.put("Termination", result.termination());
+        if (bookPlies > 0 || !openingSource.equals("startpos")) {
+            tags.put("Opening", openingSource);
+        }
+        List<String> uci = new ArrayList<>();
+        Position p = root.copy();
+        for (int m : moves) {
+            uci.add(MoveNotation.formatUci(p, m));
+            p.doMove(m);
+        }
+        List<String> notes = new ArrayList<>(comments);
+        notes.add(result.reason());
+        return new koma.rules.notation.GameRecord(rules.id, fromStart ? null : Fen.format(root), uci, tags,
+                result.score(), notes, moveTimesMs);
     }
 }

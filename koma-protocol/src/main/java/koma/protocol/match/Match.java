@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import koma.rules.Game;
 import koma.rules.RuleSet;
+import koma.rules.notation.Kif;
+import koma.rules.notation.Pgn;
 
 /**
  * A match: N games between two engines on one rule set, refereed by {@link Referee}. Game {@code i} (from 0) uses
@@ -68,6 +70,15 @@ public final class Match {
     /** Game options of the referee: engine mode (chess claims end the game), and the 27-point declaration where defined. */
     public static Game.Options gameOptions(RuleSet rs) {
         return new Game.Options(true, rs.endRules.impasse().declaration27());
+    }
+
+    /** Replays a record (as read from PGN, KIF or CSA) through the referee's game rules; throws on an illegal move. */
+    public static Game replay(koma.rules.notation.GameRecord record) {
+        Game game = new Game(record.startPosition(), gameOptions(record.ruleSet()));
+        for (int m : record.moveInts()) {
+            game.play(m);
+        }
+        return game;
     }
 
     private final Config config;
@@ -223,10 +234,10 @@ public final class Match {
             losses++;
         }
         if (config.pgn() != null) {
-            append(config.pgn(), Pgn.write(rec, config.event()));
+            append(config.pgn(), Pgn.format(rec.toRecord(config.event())));
         }
         if (config.kif() != null) {
-            append(config.kif(), Kif.write(rec, config.event()));
+            append(config.kif(), Kif.format(rec.toRecord(config.event())));
         }
         Stats stats = stats();
         out.printf("Finished game %d (%s vs %s): %s {%s}%n", rec.round(), rec.players().get(0), rec.players().get(1),

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 import koma.rules.Game;
 import koma.rules.Position;
 import koma.rules.RuleSet;
+import koma.rules.notation.Kif;
 import koma.rules.notation.MoveNotation;
+import koma.rules.notation.Pgn;
 
 /** The parts of a match without processes: commands sent, info parsing, time controls, openings, PGN and KIF. */
 class MatchPartsTest {
@@ -164,12 +166,12 @@ class MatchPartsTest {
                 List.of(o.moves().get(0), e4), java.util.Arrays.asList("book", "+0.50/3 0.010s"), List.of(0L, 10L), 1,
                 new GameResult(GameResult.DRAW, GameResult.ADJUDICATION, "draw: test"), TimeControl.depth(3), "t",
                 ZonedDateTime.now());
-        String text = Pgn.write(g, "ev");
+        String text = Pgn.format(g.toRecord("ev"));
         assertTrue(text.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]"), text);
         assertTrue(text.contains("40... Kd7 {book} 41. e4 {+0.50/3 0.010s} {draw: test} 1/2-1/2"), text);
-        Pgn.PgnGame pg = Pgn.read(text).get(0);
+        koma.rules.notation.GameRecord pg = Pgn.parse(text);
         assertEquals("B \"quoted\"", pg.tags().get("Black"));
-        Game replayed = Pgn.replay(pg);
+        Game replayed = Match.replay(pg);
         assertEquals(g.moves(), replayed.moves());
     }
 
@@ -184,11 +186,12 @@ class MatchPartsTest {
 
                 1. Nc3 *
                 """;
-        List<Pgn.PgnGame> games = Pgn.read(text);
+        List<koma.rules.notation.GameRecord> games = Pgn.parseAll(text);
         assertEquals(2, games.size());
-        assertEquals(List.of("Nc3", "Nc6", "Nb5", "Nb4"), games.get(0).moves());
+        assertEquals(List.of("b1c3", "b8c6", "c3b5", "c6b4"), games.get(0).moves());
+        assertEquals("a comment", games.get(0).comment(0));
         assertEquals("1-0", games.get(0).result());
-        assertEquals(4, Pgn.replay(games.get(0)).moves().size());
+        assertEquals(4, Match.replay(games.get(0)).moves().size());
         assertEquals(Map.of(), games.get(1).tags());
     }
 
@@ -208,7 +211,7 @@ class MatchPartsTest {
                 List.of("book", "book", "book", "+0.10/5 1.500s"), List.of(0L, 0L, 0L, 1500L), 3,
                 new GameResult(1, GameResult.RESIGNATION, "Sente resigns"), TimeControl.byoyomi(0, 2000), "t",
                 ZonedDateTime.now());
-        String k = Kif.write(g, "ev");
+        String k = Kif.format(g.toRecord("ev"));
         assertTrue(k.contains("後手番"), k);
         assertTrue(k.contains("|v香v桂v銀v金v玉v金v銀v桂v香|一"), k);
         assertTrue(k.contains("   1 ３四歩(33)"), k);
@@ -218,5 +221,6 @@ class MatchPartsTest {
         assertTrue(k.contains("( 0:01/00:00:01)"), k);
         assertTrue(k.contains("   5 投了"), k);
         assertTrue(k.contains("まで4手で後手の勝ち"), k);
+        assertEquals(g.toRecord("ev").moves(), Kif.parse(k).moves());
     }
 }

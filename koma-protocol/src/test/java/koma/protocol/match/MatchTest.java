@@ -23,6 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import koma.rules.Game;
 import koma.rules.RuleSet;
+import koma.rules.notation.Kif;
+import koma.rules.notation.Pgn;
 
 /**
  * Real matches between real processes: Koma against itself on every rule set (over USI for shogi, UCI otherwise),
@@ -82,20 +84,20 @@ class MatchTest {
         }
 
         // the PGN parses back, and its moves replay legally through the rules core
-        List<Pgn.PgnGame> read = new ArrayList<>(Pgn.read(Files.readString(pgn, UTF_8)));
+        List<koma.rules.notation.GameRecord> read = new ArrayList<>(Pgn.parseAll(Files.readString(pgn, UTF_8)));
         assertEquals(2, read.size());
         read.sort(Comparator.comparing(p -> p.tags().get("Round")));
         for (int i = 0; i < 2; i++) {
-            Pgn.PgnGame pg = read.get(i);
+            koma.rules.notation.GameRecord pg = read.get(i);
             GameRecord rec = s.games().get(i);
             assertEquals(String.valueOf(i + 1), pg.tags().get("Round"));
             assertEquals(i == 0 ? "Koma-A" : "Koma-B", pg.tags().get("White"));
             assertEquals(i == 0 ? "Koma-B" : "Koma-A", pg.tags().get("Black"));
-            assertEquals(variant.equals("chess") ? null : variant, pg.tags().get("Variant"));
+            assertEquals(variant, pg.variant());
             assertEquals(rec.result().score(), pg.result());
-            assertEquals(rec.result().score(), pg.tags().get("Result"));
+            assertEquals(rec.result().reason(), pg.closingComment());
             assertEquals(rec.result().termination(), pg.tags().get("Termination"));
-            Game replayed = Pgn.replay(pg);
+            Game replayed = Match.replay(pg);
             assertEquals(rec.moves(), replayed.moves());
             assertEquals(String.valueOf(rec.moves().size()), pg.tags().get("PlyCount"));
             if (RULE_TERMINATIONS.contains(rec.result().termination())) {
@@ -111,6 +113,9 @@ class MatchTest {
             assertEquals(2, k.split("手合割：平手", -1).length - 1, k);
             assertTrue(k.contains("先手：Koma-A") && k.contains("先手：Koma-B"), k);
             assertEquals(2, k.lines().filter(l -> l.startsWith("まで")).count(), k);
+            // the first game of the file reads back with the moves the referee recorded
+            koma.rules.notation.GameRecord first = Kif.parse(k.substring(0, k.indexOf("#KIF", 1)));
+            assertEquals(s.games().get(0).toRecord("test").moves(), first.moves());
         }
         assertTrue(run.output().contains("Finished game 1 (Koma-A vs Koma-B)"), run.output());
         assertTrue(run.output().contains("Finished game 2 (Koma-B vs Koma-A)"), run.output());
@@ -148,9 +153,9 @@ class MatchTest {
         }
         assertTrue(run.output().contains("Score of Koma vs Test-illegal: 2 - 0 - 0 [1.000] 2"), run.output());
         assertTrue(run.output().contains("Elo difference: inf +/- inf"), run.output());
-        for (Pgn.PgnGame pg : Pgn.read(Files.readString(pgn, UTF_8))) {
+        for (koma.rules.notation.GameRecord pg : Pgn.parseAll(Files.readString(pgn, UTF_8))) {
             assertEquals("illegal move", pg.tags().get("Termination"));
-            Pgn.replay(pg);
+            Match.replay(pg);
         }
     }
 

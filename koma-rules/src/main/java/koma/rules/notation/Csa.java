@@ -30,12 +30,7 @@ import koma.rules.RuleSet;
  * A result CSA cannot express (an adjudicated win) is written as {@code %CHUDAN}.
  */
 public final class Csa {
-    /** CSA piece codes by SFEN letter. */
-    private static final Map<String, String> CODES = Map.ofEntries(Map.entry("P", "FU"), Map.entry("L", "KY"),
-            Map.entry("N", "KE"), Map.entry("S", "GI"), Map.entry("G", "KI"), Map.entry("B", "KA"), Map.entry("R", "HI"),
-            Map.entry("K", "OU"), Map.entry("+P", "TO"), Map.entry("+L", "NY"), Map.entry("+N", "NK"),
-            Map.entry("+S", "NG"), Map.entry("+B", "UM"), Map.entry("+R", "RY"));
-    private static final String[] HAND_ORDER = {"R", "B", "G", "S", "N", "L", "P"};
+    private static final Map<String, String> CODES = ShogiNotation.CSA_CODES;
 
     private Csa() {
     }
@@ -77,7 +72,7 @@ public final class Csa {
             }
             for (int color = 0; color < 2; color++) {
                 StringBuilder h = new StringBuilder();
-                for (String letter : HAND_ORDER) {
+                for (String letter : ShogiNotation.HAND_ORDER) {
                     int n = p.handCount(color, rs.typeOf(letter));
                     for (int i = 0; i < n; i++) {
                         h.append("00").append(CODES.get(letter));
@@ -100,6 +95,9 @@ public final class Csa {
             p.doMove(m);
         }
         String end = specialMove(termination, g.winner(), p.sideToMove());
+        if (end == null && g.closingComment() != null) {
+            end = "%CHUDAN";
+        }
         if (end != null) {
             sb.append(end).append('\n');
         }
@@ -149,11 +147,7 @@ public final class Csa {
     }
 
     private static void comment(StringBuilder sb, String c) {
-        if (c != null && !c.isEmpty()) {
-            for (String l : c.split("\n")) {
-                sb.append('\'').append(l).append('\n');
-            }
-        }
+        ShogiNotation.commentLines(sb, '\'', c);
     }
 
     // ------------------------------------------------------------------ reading
@@ -176,7 +170,7 @@ public final class Csa {
         StringBuilder[] hands = {new StringBuilder(), new StringBuilder()};
         String pi = null;
         boolean allToSente = false, allToGote = false;
-        String special = null, closingComment = null;
+        String special = null, closingComment = null, specialField = null;
         int specialMover = -1;
         for (int ln = 0; ln < lines.length; ln++) {
             String raw = lines[ln];
@@ -247,7 +241,8 @@ public final class Csa {
                         continue;
                     }
                     if (s.matches("P[1-9].*")) {
-                        rows[s.charAt(1) - '1'] = s.substring(2);
+                        String row = raw.stripLeading().substring(2).replaceAll("[\\s,]+$", "");
+                        rows[s.charAt(1) - '1'] = row.length() < 27 && row.length() > 24 ? row + " ".repeat(27 - row.length()) : row;
                         continue;
                     }
                     if (s.startsWith("P+") || s.startsWith("P-")) {
@@ -283,6 +278,7 @@ public final class Csa {
                 }
                 if (s.startsWith("%")) {
                     special = s;
+                    specialField = field;
                     specialMover = p.sideToMove();
                     continue;
                 }
@@ -312,7 +308,7 @@ public final class Csa {
                 case "%JISHOGI" -> new String[]{"1/2-1/2", "impasse"};
                 case "%HIKIWAKE" -> new String[]{"1/2-1/2", "agreement"};
                 case "%CHUDAN", "%FUZUMI", "%ERROR", "%MATTA" -> new String[]{"*", "abandoned"};
-                default -> throw new NotationException("CSA special move", "unknown '" + Kif.clip(special) + "'");
+                default -> throw new NotationException(specialField, "unknown special move '" + Kif.clip(special) + "'");
             };
             result = r[0];
             tags.put("Termination", r[1]);
@@ -352,12 +348,7 @@ public final class Csa {
     }
 
     private static String letterOf(String code) {
-        for (Map.Entry<String, String> e : CODES.entrySet()) {
-            if (e.getValue().equals(code)) {
-                return e.getKey();
-            }
-        }
-        return null;
+        return ShogiNotation.letterOf(CODES, code);
     }
 
     /** The start position from PI (with pieces removed) or the P1..P9 rows and the hands. */

@@ -36,7 +36,9 @@ public record GameRecord(String variant, String startFen, List<String> moves, Ma
     public static final List<String> RESULTS = List.of("1-0", "0-1", "1/2-1/2", "*");
 
     public GameRecord {
-        RuleSet.of(variant);
+        if (variant == null || !RuleSet.IDS.contains(variant)) {
+            throw new NotationException("variant", "unknown rule set '" + variant + "'; known: " + String.join(", ", RuleSet.IDS));
+        }
         if (!RESULTS.contains(result)) {
             throw new NotationException("result", "expected one of " + RESULTS + ", got '" + result + "'");
         }

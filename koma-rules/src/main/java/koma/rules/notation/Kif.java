@@ -28,7 +28,8 @@ import koma.rules.RuleSet;
  *   Comment lines {@code *...} follow their move.</li>
  *   <li>The closing line ({@code 投了}, {@code 詰み}, {@code 千日手}, {@code 持将棋}, {@code 切れ負け},
  *   {@code 反則勝ち}, {@code 反則負け}, {@code 入玉勝ち}, {@code 中断}) from the {@code Termination} tag and
- *   {@code まで61手で先手の勝ち}.</li>
+ *   {@code まで61手で先手の勝ち}; {@code 中断} for an unfinished game that has a closing comment, so that the comment
+ *   is not read back as the last move's.</li>
  * </ul>
  * Reading skips {@code #} lines, bookmarks ({@code &}) and variations (from the first {@code 変化：} line on); a move
  * without its origin is read as Japanese notation ({@link ShogiNotation#parseJapanese}). Only shogi is written: no
@@ -52,12 +53,7 @@ public final class Kif {
         HANDICAPS.put("十枚落ち", "4k4/9" + rest);
     }
 
-    /** One-character names for the board diagram. */
-    private static final Map<String, String> BOARD = Map.ofEntries(Map.entry("P", "歩"), Map.entry("L", "香"),
-            Map.entry("N", "桂"), Map.entry("S", "銀"), Map.entry("G", "金"), Map.entry("B", "角"), Map.entry("R", "飛"),
-            Map.entry("K", "玉"), Map.entry("+P", "と"), Map.entry("+L", "杏"), Map.entry("+N", "圭"),
-            Map.entry("+S", "全"), Map.entry("+B", "馬"), Map.entry("+R", "龍"));
-    private static final String[] HAND_ORDER = {"R", "B", "G", "S", "N", "L", "P"};
+    private static final Map<String, String> BOARD = ShogiNotation.BOARD_NAMES;
 
     private Kif() {
     }
@@ -127,6 +123,9 @@ public final class Kif {
         }
         int n = moves.size();
         String last = closingWord(termination, g.winner(), p.sideToMove());
+        if (last == null && g.closingComment() != null) {
+            last = "中断";
+        }
         if (last != null) {
             sb.append(String.format("%4d %s\n", n + 1, last));
         }
@@ -192,11 +191,7 @@ public final class Kif {
     }
 
     private static void comment(StringBuilder sb, String c) {
-        if (c != null && !c.isEmpty()) {
-            for (String line : c.split("\n")) {
-                sb.append('*').append(line).append('\n');
-            }
-        }
+        ShogiNotation.commentLines(sb, '*', c);
     }
 
     /** Display width: full-width characters count 2. */
@@ -242,7 +237,7 @@ public final class Kif {
     private static String hand(Position p, int color) {
         RuleSet rs = p.ruleSet();
         StringBuilder sb = new StringBuilder();
-        for (String letter : HAND_ORDER) {
+        for (String letter : ShogiNotation.HAND_ORDER) {
             int count = p.handCount(color, rs.typeOf(letter));
             if (count > 0) {
                 sb.append(BOARD.get(letter)).append(count > 1 ? ShogiNotation.KANJI_NUMBERS[count] : "").append('　');
@@ -527,12 +522,8 @@ public final class Kif {
     }
 
     private static String letterOf(String name) {
-        for (Map.Entry<String, String> e : BOARD.entrySet()) {
-            if (e.getValue().equals(name)) {
-                return e.getKey();
-            }
-        }
-        return name.equals("王") ? "K" : name.equals("竜") ? "+R" : null;
+        String l = ShogiNotation.letterOf(BOARD, name);
+        return l != null ? l : name.equals("王") ? "K" : name.equals("竜") ? "+R" : null;
     }
 
     /** A BOD hand ({@code 飛　角二　歩十八}) as SFEN hand letters with counts. */

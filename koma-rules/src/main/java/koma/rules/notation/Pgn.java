@@ -21,7 +21,8 @@ import koma.rules.RuleSet;
  *   {@code Black}, {@code Result}; {@code ?} when unknown), then {@code Variant} (the rule-set identifier, RULES.md
  *   9.1) for every rule set but chess, {@code SetUp "1"} and {@code FEN} (SFEN for shogi) when the game did not start
  *   from the start position, then the record's other tags in order. {@code White} is the first player (sente).</li>
- *   <li>Comments follow their move in braces; the closing comment stands before the result token.</li>
+ *   <li>Comments follow their move in braces; the closing comment stands before the result token, after an empty
+ *   {@code {}} when the last move has no comment of its own (so that reading tells the two apart).</li>
  * </ul>
  * Reading skips NAGs ({@code $1}), annotation marks ({@code !?}), variations and {@code ;} comments; the first
  * {@code {...}} comment after a move is kept as its comment. Reading {@code Variant} accepts the identifiers
@@ -74,13 +75,18 @@ public final class Pgn {
         List<Integer> moves = g.moveInts();
         for (int i = 0; i < moves.size(); i++) {
             int m = moves.get(i);
+            String text = san ? San.format(p, m) : MoveNotation.format(p, m, coordinateStyle(rs));
+            // the move number and its move are one token, so that a line never ends between them
             if (p.sideToMove() == 0) {
-                tokens.add(number + ".");
+                text = number + ". " + text;
             } else if (i == 0) {
-                tokens.add(number + "...");
+                text = number + "... " + text;
             }
-            tokens.add(san ? San.format(p, m) : MoveNotation.format(p, m, coordinateStyle(rs)));
+            tokens.add(text);
             addComment(tokens, g.comment(i));
+            if (i == moves.size() - 1 && g.closingComment() != null && (g.comment(i) == null || g.comment(i).isEmpty())) {
+                tokens.add("{}");
+            }
             if (p.sideToMove() == 1) {
                 number++;
             }
@@ -212,6 +218,7 @@ public final class Pgn {
             List<String> moves = new ArrayList<>();
             List<String> comments = new ArrayList<>();
             String closing = null;
+            boolean lastCommented = false;
             int depth = 0;
             while (i < n) {
                 char c = peek();
@@ -225,10 +232,11 @@ public final class Pgn {
                     String comment = text.substring(i + 1, end).strip().replaceAll("\\s*\\n\\s*", " ");
                     advance(end + 1);
                     if (depth == 0) {
-                        if (moves.isEmpty() || comments.get(moves.size() - 1) != null) {
+                        if (moves.isEmpty() || lastCommented) {
                             closing = closing == null ? comment : closing + " " + comment;
                         } else {
-                            comments.set(moves.size() - 1, comment);
+                            comments.set(moves.size() - 1, comment.isEmpty() ? null : comment);
+                            lastCommented = true;
                         }
                     }
                 } else if (c == ';') {
@@ -272,6 +280,7 @@ public final class Pgn {
                     }
                     moves.add(MoveNotation.formatUci(p, m));
                     comments.add(null);
+                    lastCommented = false;
                     p.doMove(m);
                 }
             }

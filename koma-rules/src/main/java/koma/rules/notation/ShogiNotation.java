@@ -38,11 +38,60 @@ public final class ShogiNotation {
     static final String DIGITS = "０１２３４５６７８９";
     static final String[] KANJI_NUMBERS = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一",
             "十二", "十三", "十四", "十五", "十六", "十七", "十八"};
-    /** Japanese move-text names of the shogi pieces, by SFEN letter. */
-    static final Map<String, String> NAMES = Map.ofEntries(Map.entry("P", "歩"), Map.entry("L", "香"),
-            Map.entry("N", "桂"), Map.entry("S", "銀"), Map.entry("G", "金"), Map.entry("B", "角"), Map.entry("R", "飛"),
-            Map.entry("K", "玉"), Map.entry("+P", "と"), Map.entry("+L", "成香"), Map.entry("+N", "成桂"),
-            Map.entry("+S", "成銀"), Map.entry("+B", "馬"), Map.entry("+R", "龍"));
+    /**
+     * The shogi pieces: SFEN letter, CSA code, Japanese move-text name, one-character board-diagram name; the first
+     * seven in the order hands are written (rook first).
+     */
+    private static final String[][] PIECES = {{"R", "HI", "飛", "飛"}, {"B", "KA", "角", "角"}, {"G", "KI", "金", "金"},
+            {"S", "GI", "銀", "銀"}, {"N", "KE", "桂", "桂"}, {"L", "KY", "香", "香"}, {"P", "FU", "歩", "歩"},
+            {"K", "OU", "玉", "玉"}, {"+P", "TO", "と", "と"}, {"+L", "NY", "成香", "杏"}, {"+N", "NK", "成桂", "圭"},
+            {"+S", "NG", "成銀", "全"}, {"+B", "UM", "馬", "馬"}, {"+R", "RY", "龍", "龍"}};
+    /** Letters of the pieces that can be in hand, in writing order. */
+    static final String[] HAND_ORDER = {"R", "B", "G", "S", "N", "L", "P"};
+    static final Map<String, String> NAMES = column(2);
+    /** CSA piece codes by SFEN letter. */
+    static final Map<String, String> CSA_CODES = column(1);
+    /** One-character names for the KIF board diagram, by SFEN letter. */
+    static final Map<String, String> BOARD_NAMES = column(3);
+
+    private static Map<String, String> column(int c) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (String[] row : PIECES) {
+            m.put(row[0], row[c]);
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The SFEN letter whose entry in the table is this value, or null. */
+    static String letterOf(Map<String, String> table, String value) {
+        for (Map.Entry<String, String> e : table.entrySet()) {
+            if (e.getValue().equals(value)) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    /** Appends a possibly multi-line comment, each line after the format's comment mark. */
+    static void commentLines(StringBuilder sb, char mark, String c) {
+        if (c != null && !c.isEmpty()) {
+            for (String line : c.split("\n")) {
+                sb.append(mark).append(line).append('\n');
+            }
+        }
+    }
+
+    /** The one matching move, or an error saying there was none or several. */
+    private static int single(Position p, int found, int count, String field, String disambiguation) {
+        if (count == 1) {
+            return found;
+        }
+        if (count > 1) {
+            throw new NotationException(field, "ambiguous: " + count + " legal moves match; " + disambiguation);
+        }
+        throw new NotationException(field, "not a legal move in " + Fen.format(p));
+    }
+
     /** Other spellings accepted when reading, mapped to the names above. */
     private static final Map<String, String> ALIASES = Map.of("王", "玉", "竜", "龍", "全", "成銀", "圭", "成桂",
             "杏", "成香");
@@ -67,6 +116,11 @@ public final class ShogiNotation {
     /** Western notation of a legal move in the position before it ({@code P-7f}, {@code G6i-5h}, {@code B*5e}). */
     public static String western(Position before, int move) {
         requireShogiFamily(before, "Western notation");
+        return western(before, before.legalMoves(), move);
+    }
+
+    /** Western notation given the position's legal moves (computed once by callers that write many moves). */
+    private static String western(Position before, int[] legal, int move) {
         RuleSet rs = before.ruleSet();
         Geometry g = rs.geometry;
         int to = Move.to(move);
@@ -76,13 +130,13 @@ public final class ShogiNotation {
         }
         int from = Move.from(move);
         StringBuilder sb = new StringBuilder(rs.piece(before.typeAt(from)).letter());
-        if (otherReaching(before, from, to)) {
+        if (otherReaching(before, legal, from, to)) {
             sb.append(MoveNotation.square(g, from, MoveNotation.Style.USI));
         }
         sb.append(before.isEmpty(to) ? '-' : 'x').append(dest);
         if (Move.isPromotion(move)) {
             sb.append('+');
-        } else if (couldPromote(before, move)) {
+        } else if (couldPromote(legal, move)) {
             sb.append('=');
         }
         return sb.toString();
@@ -101,8 +155,9 @@ public final class ShogiNotation {
         t.matches();
         Geometry g = p.geometry();
         int found = Move.NONE, count = 0;
-        for (int m : p.legalMoves()) {
-            Matcher w = WESTERN.matcher(western(p, m));
+        int[] legal = p.legalMoves();
+        for (int m : legal) {
+            Matcher w = WESTERN.matcher(western(p, legal, m));
             w.matches();
             boolean drop = t.group(3).equals("*");
             if (!w.group(1).equals(t.group(1)) || !w.group(4).equals(t.group(4)) || Move.isDrop(m) != drop
@@ -115,13 +170,7 @@ public final class ShogiNotation {
             found = m;
             count++;
         }
-        if (count == 1) {
-            return found;
-        }
-        if (count > 1) {
-            throw new NotationException(field, "ambiguous: " + count + " legal moves match; give the origin square");
-        }
-        throw new NotationException(field, "not a legal move in " + Fen.format(p));
+        return single(p, found, count, field, "give the origin square");
     }
 
     /** Groups: piece, origin, separator, destination, promotion mark. */
@@ -137,10 +186,17 @@ public final class ShogiNotation {
      */
     public static String japanese(Position before, int move, int previousTo) {
         requireShogi(before, "Japanese notation");
-        String s = japaneseWords(before, move, previousTo);
+        return japanese(before, before.legalMoves(), move, previousTo);
+    }
+
+    /** Japanese notation given the position's legal moves. */
+    private static String japanese(Position before, int[] legal, int move, int previousTo) {
+        String s = japaneseWords(before, legal, move, previousTo);
         if (!Move.isDrop(move)) {
-            for (int m : before.legalMoves()) {
-                if (m != move && japaneseWords(before, m, previousTo).equals(s)) {
+            int type = before.typeAt(Move.from(move));
+            for (int m : legal) {
+                if (m != move && !Move.isDrop(m) && Move.to(m) == Move.to(move) && before.typeAt(Move.from(m)) == type
+                        && japaneseWords(before, legal, m, previousTo).equals(s)) {
                     return s + "(" + csaSquare(before.geometry(), Move.from(move)) + ")";
                 }
             }
@@ -148,14 +204,14 @@ public final class ShogiNotation {
         return s;
     }
 
-    private static String japaneseWords(Position before, int move, int previousTo) {
+    private static String japaneseWords(Position before, int[] legal, int move, int previousTo) {
         RuleSet rs = before.ruleSet();
         Geometry g = rs.geometry;
         int to = Move.to(move);
         StringBuilder sb = new StringBuilder();
         if (Move.isDrop(move)) {
             sb.append(japaneseSquare(g, to)).append(NAMES.get(rs.piece(Move.type(move)).letter()));
-            if (boardPieceReaches(before, Move.type(move), to)) {
+            if (boardPieceReaches(before, legal, Move.type(move), to)) {
                 sb.append('打');
             }
             return sb.toString();
@@ -167,10 +223,10 @@ public final class ShogiNotation {
         } else {
             sb.append(japaneseSquare(g, to));
         }
-        sb.append(name).append(disambiguator(before, from, to));
+        sb.append(name).append(disambiguator(before, legal, from, to));
         if (Move.isPromotion(move)) {
             sb.append('成');
-        } else if (couldPromote(before, move)) {
+        } else if (couldPromote(legal, move)) {
             sb.append("不成");
         }
         return sb.toString();
@@ -188,8 +244,9 @@ public final class ShogiNotation {
         }
         String t = normalize(text);
         int found = Move.NONE, count = 0;
-        for (int m : p.legalMoves()) {
-            String s = normalize(japanese(p, m, previousTo));
+        int[] legal = p.legalMoves();
+        for (int m : legal) {
+            String s = normalize(japanese(p, legal, m, previousTo));
             boolean match = s.equals(t)
                     || (Move.isDrop(m) && !s.endsWith("打") && (s + "打").equals(t))
                     || (!Move.isDrop(m) && to(m) == previousTo && s.replaceFirst("^同", japaneseSquare(p.geometry(), previousTo)).equals(t));
@@ -198,14 +255,11 @@ public final class ShogiNotation {
                 count++;
             }
         }
-        if (count == 1) {
-            return found;
+        if (count == 0) {
+            throw new NotationException(field, "not a legal move (or not written as expected, e.g. '７六歩', '同　歩', "
+                    + "'２二角成', '５五角打') in " + Fen.format(p));
         }
-        if (count > 1) {
-            throw new NotationException(field, "ambiguous: " + count + " legal moves match; add 右, 左, 上, 引, 寄 or 直");
-        }
-        throw new NotationException(field, "not a legal move (or not written as expected, e.g. '７六歩', '同　歩', "
-                + "'２二角成', '５五角打') in " + Fen.format(p));
+        return single(p, found, count, field, "add 右, 左, 上, 引, 寄 or 直");
     }
 
     private static int to(int m) {
@@ -239,10 +293,10 @@ public final class ShogiNotation {
     }
 
     /** The JSA words that tell this move from moves of other pieces of the same kind to the same square. */
-    private static String disambiguator(Position p, int from, int to) {
+    private static String disambiguator(Position p, int[] legal, int from, int to) {
         int[] others = new int[p.geometry().squares];
         int n = 0;
-        for (int m : p.legalMoves()) {
+        for (int m : legal) {
             int f = Move.from(m);
             if (!Move.isDrop(m) && Move.to(m) == to && f != from && p.typeAt(f) == p.typeAt(from)) {
                 boolean seen = false;
@@ -314,8 +368,8 @@ public final class ShogiNotation {
     // ------------------------------------------------------------------ shared
 
     /** Whether another piece of the same type and colour as the one on {@code from} has a legal move to {@code to}. */
-    private static boolean otherReaching(Position p, int from, int to) {
-        for (int m : p.legalMoves()) {
+    private static boolean otherReaching(Position p, int[] legal, int from, int to) {
+        for (int m : legal) {
             int f = Move.from(m);
             if (!Move.isDrop(m) && Move.to(m) == to && f != from && p.typeAt(f) == p.typeAt(from)) {
                 return true;
@@ -325,8 +379,8 @@ public final class ShogiNotation {
     }
 
     /** Whether a piece of this type on the board has a legal move to {@code to}. */
-    private static boolean boardPieceReaches(Position p, int type, int to) {
-        for (int m : p.legalMoves()) {
+    private static boolean boardPieceReaches(Position p, int[] legal, int type, int to) {
+        for (int m : legal) {
             if (!Move.isDrop(m) && Move.to(m) == to && p.typeAt(Move.from(m)) == type) {
                 return true;
             }
@@ -336,10 +390,14 @@ public final class ShogiNotation {
 
     /** Whether the same from/to could have been played as a promotion. */
     static boolean couldPromote(Position p, int move) {
+        return couldPromote(p.legalMoves(), move);
+    }
+
+    private static boolean couldPromote(int[] legal, int move) {
         if (Move.isDrop(move) || Move.isPromotion(move)) {
             return false;
         }
-        for (int x : p.legalMoves()) {
+        for (int x : legal) {
             if (Move.isPromotion(x) && Move.from(x) == Move.from(move) && Move.to(x) == Move.to(move)) {
                 return true;
             }

@@ -1,6 +1,7 @@
 package koma.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,6 +89,33 @@ abstract class ApiSuite {
             }
         }
         return false;
+    }
+
+    @Test
+    void pagesServeTheWebAppsIndex() throws java.io.IOException {
+        Api a = client();
+        java.io.InputStream in = KomaServer.class.getResourceAsStream("/web/index.html");
+        for (String page : List.of("/", "/game/abcdefghij", "/rules/shogi")) {
+            Api.Answer r = a.get(page);
+            if (in == null) {
+                assertEquals(404, r.status(), "no web app on the class path");
+            } else {
+                assertEquals(200, r.status(), page);
+                assertTrue(r.raw().headers().firstValue("Content-Type").orElse("").startsWith("text/html"), page);
+            }
+        }
+        if (in != null) {
+            String index = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            in.close();
+            assertEquals(index, a.get("/game/x").text());
+        }
+        // path traversal: refused (Jetty answers 400 for a path leaving the root, the file handler 404)
+        for (String evil : List.of("/web/../../pom.xml", "/%2e%2e/%2e%2e/pom.xml", "/..%2F..%2Fpom.xml")) {
+            Api.Answer r = a.get(evil);
+            assertTrue(r.status() == 400 || r.status() == 404, evil + ": " + r.status());
+            assertFalse(r.text().contains("<project"), evil);
+        }
+        assertEquals(404, a.get("/no/such/file.css").status());
     }
 
     @Test

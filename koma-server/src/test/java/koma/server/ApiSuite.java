@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -413,10 +414,8 @@ abstract class ApiSuite {
     }
 
     @Test
-    void rateLimitAnswers429() {
-        try (KomaServer limited = KomaServer.start(new ServerConfig(0, "127.0.0.1", null,
-                Path.of(System.getProperty("java.io.tmpdir")).resolve("koma-rate-" + ProcessHandle.current().pid()),
-                1, 5, 1))) {
+    void rateLimitAnswers429(@TempDir Path tmp) {
+        try (KomaServer limited = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, tmp, 1, 5, 1))) {
             Api a = new Api(limited.port());
             List<Integer> statuses = new ArrayList<>();
             Api.Answer refused = null;

@@ -21,7 +21,7 @@ db_args=()
 "$java" -Xss16m -XX:+UseParallelGC -jar "$work/koma.jar" serve --port "$port" --data "$work/data" \
   --rate-limit 0 "${db_args[@]}" >"$work/server.log" 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 120); do
   grep -q "Koma serves" "$work/server.log" && break
   sleep 0.5

@@ -48,6 +48,8 @@ final class GameService implements AutoCloseable {
     /** Analysis: time and depth caps. */
     private static final long ANALYSIS_MS = 500;
     private static final int ANALYSIS_DEPTH = 64;
+    /** How long a finished game stays in memory. */
+    private static final long FINISHED_IN_MEMORY_MINUTES = 10;
     /** A computer accepts a draw offer when it judges itself this far behind (centipawns). */
     private static final int ACCEPT_DRAW_CP = -150;
 
@@ -220,7 +222,7 @@ final class GameService implements AutoCloseable {
             }
             int side = g.sideToMove();
             requireSide(g, seat, side, "move");
-            Position p = g.game.position();
+            Position p = g.current;
             int m;
             try {
                 m = MoveNotation.parseUci(p, uci);
@@ -431,6 +433,10 @@ final class GameService implements AutoCloseable {
 
     /** After any change: the flag timer, the computer's turn, the listeners. Monitor held. */
     private void afterChange(LiveGame g) {
+        if (g.finished()) {
+            // a finished game no longer changes: drop it from memory after a while (it reloads on demand)
+            timers.schedule(() -> games.remove(g.id, g), FINISHED_IN_MEMORY_MINUTES, TimeUnit.MINUTES);
+        }
         scheduleFlag(g);
         scheduleComputer(g);
         for (Consumer<LiveGame> l : listeners) {
@@ -483,7 +489,7 @@ final class GameService implements AutoCloseable {
         if (side != computer && !offerToAnswer) {
             return;
         }
-        Position p = g.game.position();
+        Position p = g.current.copy(); // the engine thread gets its own
         int ply = g.ply();
         int level = g.computerLevel(computer);
         long think = thinkTime(g, computer, level, System.currentTimeMillis());

@@ -37,7 +37,7 @@ final class GameView {
     /** The game as {@code GET /api/games/{id}} returns it; call with the game's monitor held. */
     static Map<String, Object> game(LiveGame g, Seat seat, long now) {
         RuleSet rs = g.rules;
-        Position p = g.game.position();
+        Position p = g.current;
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", g.id);
         out.put("variant", rs.id);

@@ -141,6 +141,12 @@ public final class KomaServer implements AutoCloseable {
         });
         app.ws("/ws/games/{id}", ws -> {
             ws.onConnect(ctx -> {
+                String client = ctx.session.getRemoteAddress() instanceof java.net.InetSocketAddress a
+                        ? a.getAddress().getHostAddress() : "?";
+                if (limiter.acquire(client) > 0) {
+                    ctx.closeSession(4429, "too many requests from " + client);
+                    return;
+                }
                 LiveGame g = games.find(ctx.pathParam("id"));
                 if (g == null) {
                     ctx.closeSession(4404, "no game with id '" + ctx.pathParam("id") + "'");

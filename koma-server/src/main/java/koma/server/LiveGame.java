@@ -37,6 +37,8 @@ final class LiveGame {
     final Clock clock;
     final long createdAt;
     Game game;
+    /** The current position (a copy of the game's, renewed after each move): read it, never change it. */
+    Position current;
     /** The moves as UCI strings (RULES.md 9.3). */
     final List<String> moves = new ArrayList<>();
     /** Per move: its notations and the position after it, as the game JSON lists them (computed once). */
@@ -63,6 +65,7 @@ final class LiveGame {
         this.clock = clock;
         this.createdAt = createdAt;
         this.game = new Game(start, Game.Options.DEFAULT);
+        this.current = game.position();
     }
 
     int ply() {
@@ -70,7 +73,7 @@ final class LiveGame {
     }
 
     int sideToMove() {
-        return game.position().sideToMove();
+        return current.sideToMove();
     }
 
     boolean finished() {
@@ -91,7 +94,7 @@ final class LiveGame {
 
     /** Plays a UCI move on the rules core's game (already validated) and records its history entry. */
     void playOnBoard(String uci) {
-        Position before = game.position();
+        Position before = current;
         int m = MoveNotation.parseUci(before, uci);
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("move", uci);
@@ -99,7 +102,8 @@ final class LiveGame {
         e.put("western", Pgn.usesSan(rules) ? null : ShogiNotation.western(before, m));
         e.put("japanese", rules.id.equals("shogi") ? ShogiNotation.japanese(before, m, previousTo) : null);
         game.play(m);
-        e.put("fen", Fen.format(game.position()));
+        current = game.position();
+        e.put("fen", Fen.format(current));
         previousTo = Move.to(m);
         moves.add(uci);
         history.add(Collections.unmodifiableMap(e));

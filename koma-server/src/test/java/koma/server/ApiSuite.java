@@ -1,6 +1,7 @@
 package koma.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -88,6 +90,33 @@ abstract class ApiSuite {
             }
         }
         return false;
+    }
+
+    @Test
+    void pagesServeTheWebAppsIndex() throws java.io.IOException {
+        Api a = client();
+        java.io.InputStream in = KomaServer.class.getResourceAsStream("/web/index.html");
+        for (String page : List.of("/", "/game/abcdefghij", "/rules/shogi")) {
+            Api.Answer r = a.get(page);
+            if (in == null) {
+                assertEquals(404, r.status(), "no web app on the class path");
+            } else {
+                assertEquals(200, r.status(), page);
+                assertTrue(r.raw().headers().firstValue("Content-Type").orElse("").startsWith("text/html"), page);
+            }
+        }
+        if (in != null) {
+            String index = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            in.close();
+            assertEquals(index, a.get("/game/x").text());
+        }
+        // path traversal: refused (Jetty answers 400 for a path leaving the root, the file handler 404)
+        for (String evil : List.of("/web/../../pom.xml", "/%2e%2e/%2e%2e/pom.xml", "/..%2F..%2Fpom.xml")) {
+            Api.Answer r = a.get(evil);
+            assertTrue(r.status() == 400 || r.status() == 404, evil + ": " + r.status());
+            assertFalse(r.text().contains("<project"), evil);
+        }
+        assertEquals(404, a.get("/no/such/file.css").status());
     }
 
     @Test
@@ -385,10 +414,8 @@ abstract class ApiSuite {
     }
 
     @Test
-    void rateLimitAnswers429() {
-        try (KomaServer limited = KomaServer.start(new ServerConfig(0, "127.0.0.1", null,
-                Path.of(System.getProperty("java.io.tmpdir")).resolve("koma-rate-" + ProcessHandle.current().pid()),
-                1, 5, 1))) {
+    void rateLimitAnswers429(@TempDir Path tmp) {
+        try (KomaServer limited = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, tmp, 1, 5, 1))) {
             Api a = new Api(limited.port());
             List<Integer> statuses = new ArrayList<>();
             Api.Answer refused = null;

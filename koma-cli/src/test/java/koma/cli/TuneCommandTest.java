@@ -42,10 +42,10 @@ class TuneCommandTest {
 
     @Test
     void badOptionsAreNamed() {
-        Cli.Result r = Cli.inProcess("tune", "-v", "chess", "--games", "0");
+        Cli.Result r = Cli.process("tune", "-v", "chess", "--games", "0");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("games must be at least 1"), r.err());
-        r = Cli.inProcess("tune", "-v", "chess", "--games", "1", "--freeze", "king-hand-danger", "--nodes", "50");
+        r = Cli.process("tune", "-v", "chess", "--games", "1", "--freeze", "king-hand-danger", "--nodes", "50");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("--freeze: no weight 'king-hand-danger'"), r.err());
     }

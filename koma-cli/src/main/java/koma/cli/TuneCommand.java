@@ -142,7 +142,8 @@ public final class TuneCommand implements Callable<Integer> {
         Tuner check = test.isEmpty() ? null : new Tuner(rs, start, test); // held out: against the results alone
         double before = tuner.loss(w0, k);
         double checkBefore = check == null ? Double.NaN : check.loss(w0, k);
-        System.out.printf("K = %.4f, lambda %s; %d training positions, %d held out; loss %.6f (held out %.6f)%n", k, lambda, train.size(),
+        System.out.printf("K = %.4f, lambda %s; %d training positions, %d held out; loss %.6f (held out %.6f)%n", k,
+                lambda, train.size(),
                 test.size(), before, checkBefore);
         for (String key : freeze) {
             if (!tuner.keys().contains(key)) {
@@ -168,7 +169,8 @@ public final class TuneCommand implements Callable<Integer> {
                 rs.name, dataIn != null ? "data: " + dataIn
                         : String.format("self-play: %d games, %d nodes/move, %d random plies, seed %d, max %d plies",
                                 games, nodes, randomPlies, seed, maxPlies),
-                freeze.isEmpty() ? "" : "; frozen: " + String.join(", ", freeze), k, lambda, train.size(), test.size(), before, after, checkBefore, checkAfter);
+                freeze.isEmpty() ? "" : "; frozen: " + String.join(", ", freeze), k, lambda, train.size(), test.size(),
+                before, after, checkBefore, checkAfter);
         Files.writeString(file, EvalWeights.format(tuner.map(w), header));
         System.out.printf("wrote %s (steps %s, %d s)%n", file, Arrays.toString(steps),
                 (System.currentTimeMillis() - t0) / 1000);

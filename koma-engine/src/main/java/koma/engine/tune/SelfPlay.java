@@ -21,9 +21,9 @@ import koma.rules.notation.Fen;
 /**
  * Training data for the tuner: Koma plays itself from random openings at a fixed node budget per move and keeps
  * the quiet positions of each game (side to move not in check, the search's best move neither a capture nor a
- * promotion, no mate score) labelled with the game's result and the search's score. Game {@code i} depends only on the seed and
- * {@code i} (its opening comes from its own random sequence, its search from an empty hash table), so the data
- * are the same for a seed whatever the number of threads.
+ * promotion, no mate score) labelled with the game's result and the search's score. Game {@code i} depends only
+ * on the seed and {@code i} (its opening comes from its own random sequence, its search from an empty hash
+ * table), so the data are the same for a seed whatever the number of threads.
  */
 public final class SelfPlay {
     /** Settings of a run. {@code maxPlies}: a game still running then is a draw. */

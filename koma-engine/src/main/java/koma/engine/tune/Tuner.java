@@ -18,7 +18,8 @@ import koma.rules.notation.Fen;
  * position is stored once as its sparse coefficients, column by column, and a change of one weight updates only
  * the positions where that weight appears. The search is integer coordinate descent with shrinking steps (each
  * weight in turn moves one step up or down when the loss falls), stopped early on held-out positions, which keeps
- * the weights integers and the result deterministic. Weights that appear in fewer than {@code minCount} positions stay as they are.
+ * the weights integers and the result deterministic. Weights that appear in fewer than {@code minCount} positions
+ * stay as they are, and so do frozen ones.
  */
 public final class Tuner {
     private final RuleSet rs;

@@ -59,7 +59,7 @@ class WebAppBrowserTest {
             "shodo", "4k3/8/8/8/8/8/8/Q2QK3 w - - 0 1",
             "shodo-deathmatch", "7n/8/8/8/8/8/NNNNNNNN/NNNNNNNN w - - 0 1",
             "shogi", "8k/9/9/9/9/9/9/9/K8 b 2RG 1",
-            "washogi", "5k5/11/11/11/11/11/11/11/11/+S10/+S4K5 w - - 0 1",
+            "washogi", "5k5/11/11/11/11/11/11/11/+S10/+S10/+S4K5 w - - 0 1",
             "washogi-drops", "5k5/11/11/11/11/11/11/11/11/+S10/+S4K5[SS] w - - 0 1");
 
     private final ObjectMapper json = new ObjectMapper();
@@ -101,10 +101,16 @@ class WebAppBrowserTest {
         return json.readTree(r.body());
     }
 
-    /** The test player's move: Koma's search to a fixed depth from the game's current position. */
-    private static String engineMove(String variant, String fen) {
+    /**
+     * The test player's move: Koma's search to a fixed depth, from the game's start position with every move
+     * played so far, so that the search sees the repetitions of the game and does not walk into a repetition draw.
+     */
+    private static String engineMove(String variant, JsonNode game) {
         RuleSet rs = RuleSet.of(variant);
-        Position p = Fen.parse(rs, fen);
+        Position p = Fen.parse(rs, game.get("initialFen").asText());
+        for (JsonNode m : game.get("moves")) {
+            p.doMove(MoveNotation.parseUci(p, m.get("move").asText()));
+        }
         Search s = new Search(rs, new TranspositionTable(16));
         Search.Result r = s.search(p, Limits.depth(4), new TimeManager(0), info -> { });
         return MoveNotation.formatUci(p, r.bestMove());
@@ -123,7 +129,7 @@ class WebAppBrowserTest {
                 int ply = g.get("ply").asInt();
                 browser.waiting(20).until(d -> browser.shownPly() == ply
                         && !browser.all("rect.sq").isEmpty());
-                String move = engineMove(variant, g.get("fen").asText());
+                String move = engineMove(variant, g);
                 browser.clickMove(move, "first");
                 clicks++;
                 browser.waiting(20).until(d -> browser.shownPly() > ply);

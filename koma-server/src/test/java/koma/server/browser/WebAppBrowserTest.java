@@ -105,40 +105,69 @@ class WebAppBrowserTest {
      * The test player's move: Koma's search to a fixed depth, from the game's start position with every move
      * played so far, so that the search sees the repetitions of the game and does not walk into a repetition draw.
      */
-    private static String engineMove(String variant, JsonNode game) {
+    private static String engineMove(String variant, JsonNode game, int depth) {
         RuleSet rs = RuleSet.of(variant);
         Position p = Fen.parse(rs, game.get("initialFen").asText());
         for (JsonNode m : game.get("moves")) {
             p.doMove(MoveNotation.parseUci(p, m.get("move").asText()));
         }
         Search s = new Search(rs, new TranspositionTable(16));
-        Search.Result r = s.search(p, Limits.depth(4), new TimeManager(0), info -> { });
+        Search.Result r = s.search(p, Limits.depth(depth), new TimeManager(0), info -> { });
         return MoveNotation.formatUci(p, r.bestMove());
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
-    void completeGameAgainstTheComputer(String variant) throws Exception {
-        String id = browser.newGame(variant, "computer", 0, "first", ENDGAMES.get(variant));
+    /**
+     * Plays the first player's moves by clicking (each chosen by Koma's search to the given depth) until the
+     * server reports the game finished; returns the number of moves clicked.
+     */
+    private int playOut(String id, String variant, int depth, int maxMoves, long timeoutMs) throws Exception {
         JsonNode g = game(id);
         int clicks = 0;
-        long deadline = System.currentTimeMillis() + 90_000;
+        long deadline = System.currentTimeMillis() + timeoutMs;
         while (!g.get("status").asText().equals("finished")) {
             assertTrue(System.currentTimeMillis() < deadline, variant + ": no result after " + clicks + " moves");
             if (g.get("sideToMove").asText().equals("first")) {
                 int ply = g.get("ply").asInt();
                 browser.waiting(20).until(d -> browser.shownPly() == ply
                         && !browser.all("rect.sq").isEmpty());
-                String move = engineMove(variant, g);
+                String move = engineMove(variant, g, depth);
                 browser.clickMove(move, "first");
                 clicks++;
                 browser.waiting(20).until(d -> browser.shownPly() > ply);
-                assertTrue(clicks < 40, variant + ": the test side should win within 40 moves");
+                assertTrue(clicks <= maxMoves, variant + ": the game should end within " + maxMoves + " moves");
             } else {
-                Thread.sleep(100);
+                Thread.sleep(50);
             }
             g = game(id);
         }
+        return clicks;
+    }
+
+    /**
+     * A whole game from the rule set's start position against the computer at its lowest level (Skill Level 0),
+     * the test side searching 3 plies: it must end by a rule of the game, shown on the page as the server has it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    void wholeGameFromTheStartPosition(String variant) throws Exception {
+        String id = browser.newGame(variant, "computer", 0, "first", null);
+        long start = System.currentTimeMillis();
+        int clicks = playOut(id, variant, 3, 300, 360_000);
+        JsonNode result = game(id).get("result");
+        assertFalse(result.isNull(), variant + ": a finished game has a result");
+        String winner = result.get("winner").isNull() ? "none" : result.get("winner").asText();
+        assertEquals(winner, browser.waitFor("#result").getAttribute("data-winner"), variant + ": the page shows the server's result");
+        browser.screenshot("start-" + variant + "-result");
+        System.out.printf("browser: %s from the start position against the computer (level 0): %d moves, %s, %.1f s%n",
+                variant, clicks, result, (System.currentTimeMillis() - start) / 1000.0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    void completeGameAgainstTheComputer(String variant) throws Exception {
+        String id = browser.newGame(variant, "computer", 0, "first", ENDGAMES.get(variant));
+        int clicks = playOut(id, variant, 4, 40, 90_000);
+        JsonNode g = game(id);
         browser.waitFor("#result");
         String shown = browser.text("#result");
         browser.screenshot("computer-" + variant + "-result");

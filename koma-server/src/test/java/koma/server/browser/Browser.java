@@ -132,7 +132,7 @@ final class Browser implements AutoCloseable {
         String to;
         if (uci.contains("@")) {
             String letter = uci.substring(0, uci.indexOf('@'));
-            waitFor(".hand [data-hand='" + letter + "'][data-side='" + side + "']").click();
+            clickFresh(".hand [data-hand='" + letter + "'][data-side='" + side + "']");
             to = uci.substring(uci.indexOf('@') + 1);
         } else {
             var m = java.util.regex.Pattern.compile("([a-p]\\d{1,2})([a-p]\\d{1,2})(.*)").matcher(uci);
@@ -157,9 +157,14 @@ final class Browser implements AutoCloseable {
 
     /** Clicks a square; again when a feed update redrew the board between finding and clicking it. */
     void clickSquare(String sq) {
+        clickFresh("rect[data-square='" + sq + "']");
+    }
+
+    /** Clicks the element matching css; again when a redraw replaced it between finding and clicking it. */
+    void clickFresh(String css) {
         for (int attempt = 0; ; attempt++) {
             try {
-                square(sq).click();
+                waitFor(css).click();
                 return;
             } catch (StaleElementReferenceException e) {
                 if (attempt == 3) {

@@ -100,7 +100,7 @@ final class LiveGame {
         e.put("move", uci);
         e.put("san", Pgn.usesSan(rules) ? San.format(before, m) : null);
         e.put("western", Pgn.usesSan(rules) ? null : ShogiNotation.western(before, m));
-        e.put("japanese", rules.id.equals("shogi") ? ShogiNotation.japanese(before, m, previousTo) : null);
+        e.put("japanese", ShogiNotation.hasJapanese(rules) ? ShogiNotation.japanese(before, m, previousTo) : null);
         game.play(m);
         current = game.position();
         e.put("fen", Fen.format(current));

@@ -106,7 +106,7 @@ export class GamePage {
       <label class="shogi-only"><span data-t="view.pieces"></span> <select id="piece-set"></select></label>
       <label><span data-t="view.coords"></span> <select id="coords"></select></label>
       <label class="shogi-only"><input type="checkbox" id="kanji-numerals"> <span data-t="view.kanjiNumerals"></span></label>
-      <label class="shogi-only japanese-only"><span data-t="view.notation"></span> <select id="notation"></select></label>
+      <label class="shogi-only"><span data-t="view.notation"></span> <select id="notation"></select></label>
     </div>
     <div class="nav" id="nav">
       <button type="button" data-nav="first" aria-label="first">«</button>
@@ -156,8 +156,6 @@ export class GamePage {
       if (e.target.closest('#copy-link')) this.copyLink();
     };
     if (this.family !== 'shogi') for (const el of this.root.querySelectorAll('.shogi-only')) el.hidden = true;
-    // Japanese move names exist for shogi only (the game JSON leaves them out for Wa shogi)
-    if (this.variant.id !== 'shogi') for (const el of this.root.querySelectorAll('.japanese-only')) el.hidden = true;
     this.relabelStatic();
   }
 

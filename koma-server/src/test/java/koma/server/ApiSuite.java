@@ -305,6 +305,13 @@ abstract class ApiSuite {
         assertEquals("７六歩", two.get("moves").get(0).get("japanese").asText());
         assertEquals("P-3d", two.get("moves").get(1).get("western").asText());
         assertTrue(two.get("moves").get(1).get("san").isNull());
+        // Wa shogi moves carry Japanese notation too (README, Game records): e3e4 is ７八萑歩, g9g8 is ５四萑歩
+        String wa = a.create("{\"variant\":\"washogi-drops\",\"mode\":\"hotseat\"}").get("id").asText();
+        a.move(wa, "e3e4", 0);
+        JsonNode waTwo = a.move(wa, "g9g8", 1);
+        assertEquals("７八萑歩", waTwo.get("moves").get(0).get("japanese").asText());
+        assertEquals("５四萑歩", waTwo.get("moves").get(1).get("japanese").asText());
+        assertEquals("P-5d", waTwo.get("moves").get(1).get("western").asText());
         String kif = a.get("/api/games/" + id + "/export?format=kif").text();
         assertTrue(kif.contains("７六歩(77)"), kif);
         assertTrue(kif.contains("３四歩(33)"), kif);

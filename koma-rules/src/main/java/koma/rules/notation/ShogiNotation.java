@@ -21,7 +21,7 @@ import koma.rules.RuleSet;
  *   rank letter from the top: {@code 7f}, on the Wa board {@code 11k}), then {@code +} for a promotion or {@code =}
  *   when a promotion was possible and declined: {@code P-7f}, {@code Sx4c+}, {@code B*5e}, {@code +R-2b},
  *   {@code N-3c=}.</li>
- *   <li>Japanese, for shogi only, without the ▲/△ side marks (callers add them; parsing accepts and ignores them):
+ *   <li>Japanese, for shogi, without the ▲/△ side marks (callers add them; parsing accepts and ignores them):
  *   destination as a full-width file digit and a kanji rank ({@code ７六}), or {@code 同} plus a full-width space
  *   when the move lands on the previous move's square ({@code 同　歩}; {@code 同成銀} for the two-character
  *   names), the piece ({@code 歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍}), the JSA disambiguators when another
@@ -30,8 +30,19 @@ import koma.rules.RuleSet;
  *   both, e.g. {@code 左上}, when one does not suffice), {@code 打} for a drop when a piece of the same kind on the
  *   board could also move there, {@code 成} for a promotion and {@code 不成} when a promotion was declined. In the
  *   rare position where those words do not single the move out, the origin is added as KIF writes it
- *   ({@code ５八金(69)}). Wa shogi has no Japanese notation here: the kanji of its pieces are known (RULES.md 3.3)
- *   but no established one- or two-character move convention for the 11x11 board was found.</li>
+ *   ({@code ５八金(69)}).</li>
+ *   <li>Japanese for both Wa shogi rule sets, defined here in the same spirit (no established convention for the
+ *   11x11 board was found): the destination as the file in full-width Arabic digits counted from the first
+ *   player's right ({@code １}..{@code １１}) and the rank from the top in kanji ({@code 一}..{@code 十一}), so
+ *   {@code １１十一} is the first player's bottom-left corner; or {@code 同} (no space: every name has two kanji)
+ *   for a move to the previous move's square; the piece's two-kanji name from RULES.md 3.3 ({@code 萑歩 隠狐 鶴玉},
+ *   see {@link #WA_NAMES}), a promoted piece by its promoted name as the table gives it ({@code 金鳥 鷙鷹 燕行 熊眼
+ *   行猪 延鷹 天馬 歬牛}, and for the promotions "(move)" the other piece's name: a promoted running rabbit is
+ *   {@code 隠狐}, a promoted swooping owl {@code 雲鷲}); {@code 成} for a promotion, {@code 不成} when one was
+ *   possible and declined; {@code 打} for a drop when a board piece of the same name could also move there. When
+ *   another legal move would be written the same (two pieces of one name reaching the square, e.g. two sparrows
+ *   capturing on one square, or a fox and a promoted rabbit), the origin square follows in parentheses, written
+ *   like the destination: {@code ５八萑歩(６九)}. The JSA words 右 左 上 引 寄 直 are not used for Wa shogi.</li>
  * </ul>
  */
 public final class ShogiNotation {
@@ -46,6 +57,19 @@ public final class ShogiNotation {
             {"S", "GI", "銀", "銀"}, {"N", "KE", "桂", "桂"}, {"L", "KY", "香", "香"}, {"P", "FU", "歩", "歩"},
             {"K", "OU", "玉", "玉"}, {"+P", "TO", "と", "と"}, {"+L", "NY", "成香", "杏"}, {"+N", "NK", "成桂", "圭"},
             {"+S", "NG", "成銀", "全"}, {"+B", "UM", "馬", "馬"}, {"+R", "RY", "龍", "龍"}};
+    /**
+     * Wa shogi move-text names by letter (RULES.md 3.3; 鷙鷹 for the tenacious falcon, D10). Promoted pieces that
+     * move as another piece carry that piece's name, as the table and the pieces' reverse sides do.
+     */
+    static final Map<String, String> WA_NAMES = Map.ofEntries(Map.entry("K", "鶴玉"), Map.entry("E", "雲鷲"),
+            Map.entry("X", "隠狐"), Map.entry("F", "飛鷹"), Map.entry("S", "燕羽"), Map.entry("R", "走兎"),
+            Map.entry("W", "猛狼"), Map.entry("V", "猛鹿"), Map.entry("G", "鳫飛"), Map.entry("C", "鶏飛"),
+            Map.entry("U", "烏行"), Map.entry("L", "鴟行"), Map.entry("D", "盲犬"), Map.entry("M", "登猿"),
+            Map.entry("H", "風馬"), Map.entry("O", "牛車"), Map.entry("P", "萑歩"), Map.entry("+F", "鷙鷹"),
+            Map.entry("+S", "燕行"), Map.entry("+R", "隠狐"), Map.entry("+W", "熊眼"), Map.entry("+V", "行猪"),
+            Map.entry("+G", "燕羽"), Map.entry("+C", "延鷹"), Map.entry("+U", "飛鷹"), Map.entry("+L", "雲鷲"),
+            Map.entry("+D", "猛狼"), Map.entry("+M", "猛鹿"), Map.entry("+H", "天馬"), Map.entry("+O", "歬牛"),
+            Map.entry("+P", "金鳥"));
     /** Letters of the pieces that can be in hand, in writing order. */
     static final String[] HAND_ORDER = {"R", "B", "G", "S", "N", "L", "P"};
     static final Map<String, String> NAMES = column(2);
@@ -105,10 +129,24 @@ public final class ShogiNotation {
         }
     }
 
-    private static void requireShogi(Position p, String what) {
-        if (!p.ruleSet().id.equals("shogi")) {
-            throw new NotationException(what, "Japanese notation is written for shogi only, not " + p.ruleSet().id);
+    /** The rule sets with a Japanese notation: shogi's (JSA) and the Wa shogi one defined above. */
+    private static final java.util.Set<String> JAPANESE = java.util.Set.of("shogi", "washogi", "washogi-drops");
+
+    private static void requireJapanese(Position p, String what) {
+        if (!JAPANESE.contains(p.ruleSet().id)) {
+            throw new NotationException(what, "Japanese notation is written for shogi and Wa shogi only, not "
+                    + p.ruleSet().id);
         }
+    }
+
+    /** Whether this rule set uses the Wa shogi names and origin-square disambiguation rather than the JSA words. */
+    private static boolean waStyle(RuleSet rs) {
+        return !rs.id.equals("shogi");
+    }
+
+    /** Whether {@link #japanese} is defined for this rule set. */
+    public static boolean hasJapanese(RuleSet rs) {
+        return JAPANESE.contains(rs.id);
     }
 
     // ------------------------------------------------------------------ Western
@@ -185,12 +223,15 @@ public final class ShogiNotation {
      * previous move (for {@code 同}), or -1.
      */
     public static String japanese(Position before, int move, int previousTo) {
-        requireShogi(before, "Japanese notation");
+        requireJapanese(before, "Japanese notation");
         return japanese(before, before.legalMoves(), move, previousTo);
     }
 
     /** Japanese notation given the position's legal moves. */
     private static String japanese(Position before, int[] legal, int move, int previousTo) {
+        if (waStyle(before.ruleSet())) {
+            return waJapanese(before, legal, move, previousTo);
+        }
         String s = japaneseWords(before, legal, move, previousTo);
         if (!Move.isDrop(move)) {
             int type = before.typeAt(Move.from(move));
@@ -232,17 +273,65 @@ public final class ShogiNotation {
         return sb.toString();
     }
 
+    /** Wa shogi Japanese notation (see the class comment): the words, then 打 or the origin when needed. */
+    private static String waJapanese(Position before, int[] legal, int move, int previousTo) {
+        String s = waWords(before, move, previousTo, legal);
+        Geometry g = before.geometry();
+        int to = Move.to(move);
+        if (Move.isDrop(move)) {
+            String name = waName(before.ruleSet(), Move.type(move));
+            for (int m : legal) {
+                if (!Move.isDrop(m) && Move.to(m) == to && waName(before.ruleSet(), before.typeAt(Move.from(m))).equals(name)) {
+                    return s + "打";
+                }
+            }
+            return s;
+        }
+        for (int m : legal) {
+            if (m != move && !Move.isDrop(m) && Move.to(m) == to && waWords(before, m, previousTo, legal).equals(s)) {
+                return s + "(" + japaneseSquare(g, Move.from(move)) + ")";
+            }
+        }
+        return s;
+    }
+
+    /** Destination or 同, the name, 成 or 不成: the Wa shogi words before any 打 or origin. */
+    private static String waWords(Position before, int move, int previousTo, int[] legal) {
+        RuleSet rs = before.ruleSet();
+        int to = Move.to(move);
+        if (Move.isDrop(move)) {
+            return japaneseSquare(rs.geometry, to) + waName(rs, Move.type(move));
+        }
+        StringBuilder sb = new StringBuilder(to == previousTo ? "同" : japaneseSquare(rs.geometry, to));
+        sb.append(waName(rs, before.typeAt(Move.from(move))));
+        if (Move.isPromotion(move)) {
+            sb.append('成');
+        } else if (couldPromote(legal, move)) {
+            sb.append("不成");
+        }
+        return sb.toString();
+    }
+
+    private static String waName(RuleSet rs, int type) {
+        return WA_NAMES.get(rs.piece(type).letter());
+    }
+
     /**
-     * Reads Japanese notation for shogi ({@code ▲７六歩}, {@code 同　歩}, {@code 76歩}, {@code ５五角打}); 王, 竜
-     * and the one-character promoted names 全 圭 杏 are accepted, as is 打 where it is not needed.
+     * Reads Japanese notation for shogi ({@code ▲７六歩}, {@code 同　歩}, {@code 76歩}, {@code ５五角打}) and Wa
+     * shogi ({@code ▲７八萑歩}, {@code 同萑歩}, {@code 11十一牛車}); 王, 竜 and the one-character promoted names
+     * 全 圭 杏 are accepted, as are half-width digits, the square in place of 同, and 打 where it is not needed.
      */
     public static int parseJapanese(Position p, String text, int previousTo) {
-        requireShogi(p, "Japanese notation");
+        requireJapanese(p, "Japanese notation");
         String field = "move '" + clip(text) + "'";
         if (text == null || text.isBlank() || text.length() > 24) {
             throw new NotationException(field, "expected a move such as '７六歩' or '同　歩'");
         }
         String t = normalize(text);
+        if (!waStyle(p.ruleSet()) && t.length() >= 2 && DIGITS.indexOf(t.charAt(0)) > 0 && DIGITS.indexOf(t.charAt(1)) > 0) {
+            // KIF-style digits for the square on the 9x9 board: 76歩 is ７六歩
+            t = t.charAt(0) + KANJI_NUMBERS[DIGITS.indexOf(t.charAt(1))] + t.substring(2);
+        }
         int found = Move.NONE, count = 0;
         int[] legal = p.legalMoves();
         for (int m : legal) {
@@ -256,10 +345,28 @@ public final class ShogiNotation {
             }
         }
         if (count == 0) {
+            // written without the origin square that several legal moves need: say it is ambiguous
+            for (int m : legal) {
+                if (normalize(japanese(p, legal, m, previousTo)).replaceFirst("\\(.*\\)$", "").equals(t)) {
+                    found = m;
+                    count++;
+                }
+            }
+            if (count > 1) {
+                return single(p, found, count, field, "add the origin square, e.g. '(" + csaOrKanjiOrigin(p, found) + ")'");
+            }
+            count = 0;
+        }
+        if (count == 0) {
             throw new NotationException(field, "not a legal move (or not written as expected, e.g. '７六歩', '同　歩', "
                     + "'２二角成', '５五角打') in " + Fen.format(p));
         }
         return single(p, found, count, field, "add 右, 左, 上, 引, 寄 or 直");
+    }
+
+    /** The origin of a board move as the notation writes it: {@code 69} for shogi (KIF), {@code ６九} for Wa shogi. */
+    private static String csaOrKanjiOrigin(Position p, int move) {
+        return waStyle(p.ruleSet()) ? japaneseSquare(p.geometry(), Move.from(move)) : csaSquare(p.geometry(), Move.from(move));
     }
 
     private static int to(int m) {
@@ -282,9 +389,16 @@ public final class ShogiNotation {
         return sb.toString();
     }
 
-    /** {@code ７六}: the file as a full-width digit, the rank from the top as a kanji numeral (9x9 board). */
+    /**
+     * {@code ７六}: the file from the first player's right in full-width digits ({@code １１} on the Wa board), the
+     * rank from the top as a kanji numeral ({@code 十一}).
+     */
     public static String japaneseSquare(Geometry g, int sq) {
-        return DIGITS.charAt(g.files - g.file(sq)) + KANJI_NUMBERS[g.ranks - g.rank(sq)];
+        StringBuilder sb = new StringBuilder();
+        for (char c : String.valueOf(g.files - g.file(sq)).toCharArray()) {
+            sb.append(DIGITS.charAt(c - '0'));
+        }
+        return sb.append(KANJI_NUMBERS[g.ranks - g.rank(sq)]).toString();
     }
 
     /** {@code 77}: the CSA/KIF origin, file then rank from the top, as digits. */

@@ -189,6 +189,30 @@ class GameRecordFormatsTest {
         assertTrue(checked > 1000, "checked " + checked);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"washogi", "washogi-drops"})
+    void japaneseNotationRoundTripsEveryLegalWaShogiMove(String variant) {
+        Random rnd = new Random(SEED ^ 13 ^ variant.hashCode());
+        int checked = 0;
+        for (int k = 0; k < 3; k++) {
+            GameRecord g = randomGame(variant, k == 2 && STARTS.containsKey(variant) ? STARTS.get(variant).get(0) : null, rnd, 120);
+            Position p = g.startPosition();
+            int previousTo = -1;
+            for (int m : g.moveInts()) {
+                java.util.Set<String> seen = new java.util.HashSet<>();
+                for (int x : p.legalMoves()) {
+                    String j = ShogiNotation.japanese(p, x, previousTo);
+                    assertTrue(seen.add(j), "two moves written " + j + " in " + Fen.format(p));
+                    assertEquals(x, ShogiNotation.parseJapanese(p, j, previousTo), j + " in " + Fen.format(p));
+                    checked++;
+                }
+                previousTo = Move.to(m);
+                p.doMove(m);
+            }
+        }
+        assertTrue(checked > 5000, "checked " + checked);
+    }
+
     // ------------------------------------------------------------------ published games
 
     static String resource(String name) throws IOException {
@@ -398,7 +422,64 @@ class GameRecordFormatsTest {
         assertEquals("P-7h", ShogiNotation.western(p, MoveNotation.parseUci(p, "e3e4")));
         assertEquals("X-8g", ShogiNotation.western(p, MoveNotation.parseUci(p, "d3d5")));
         assertEquals(MoveNotation.parseUci(p, "d3d5"), ShogiNotation.parseWestern(p, "X-8g"));
-        assertThrows(NotationException.class, () -> ShogiNotation.japanese(p, MoveNotation.parseUci(p, "e3e4"), -1));
+        assertEquals("７八萑歩", ShogiNotation.japanese(p, MoveNotation.parseUci(p, "e3e4"), -1));
+        Position chess = Position.start(RuleSet.of("chess"));
+        assertThrows(NotationException.class, () -> ShogiNotation.japanese(chess, MoveNotation.parseUci(chess, "e2e4"), -1));
+    }
+
+    /**
+     * Wa shogi Japanese notation, checked by hand against the definition in the ShogiNotation class comment: file from
+     * the first player's right in full-width digits, rank from the top in kanji (UCI f6 is ６六, e3 is ７九), the
+     * RULES.md 3.3 names, 同, 打 only when a board piece of the same name reaches the square, 成/不成, and the origin
+     * square in parentheses when another move would be written the same.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            // rule set, fen, uci move, previous destination (uci square or -), japanese
+            "washogi, 'hmlcvkwgudo/1e3s3f1/ppprpppxppp/3p3p3/11/11/11/3P3P3/PPPXPPPRPPP/1F3S3E1/ODUGWKVCLMH w - - 0 1', e3e4, -, ７八萑歩",
+            "washogi, 'hmlcvkwgudo/1e3s3f1/ppprpppxppp/3p3p3/11/11/11/3P3P3/PPPXPPPRPPP/1F3S3E1/ODUGWKVCLMH w - - 0 1', a1a2, -, １１十牛車",
+            "washogi, '5k5/11/11/11/11/5p5/5P5/11/11/11/5K5 w - - 0 1', f5f6, -, ６六萑歩",
+            "washogi, '5k5/11/11/11/11/5p5/5P5/11/11/11/5K5 w - - 0 1', f5f6, f6, 同萑歩",
+            "washogi, '5k5/11/11/5P5/11/11/11/11/11/11/5K5 w - - 0 1', f8f9+, -, ６三萑歩成",
+            "washogi, '5k5/11/11/5P5/11/11/11/11/11/11/5K5 w - - 0 1', f8f9, -, ６三萑歩不成",
+            "washogi, '5k5/11/11/11/11/11/4W1W4/11/11/11/5K5 w - - 0 1', e5f6, -, ６六猛狼(７七)",
+            "washogi, '5k5/11/11/11/11/11/4W1W4/11/11/11/5K5 w - - 0 1', g5f6, -, ６六猛狼(５七)",
+            "washogi, '5k5/11/11/11/11/11/4W1W4/11/11/11/5K5 w - - 0 1', e5e6, -, ７六猛狼",
+            "washogi, '5k5/11/11/11/11/11/4X1+R4/11/11/11/5K5 w - - 0 1', e5f6, -, ６六隠狐(７七)",
+            "washogi, '5k5/11/11/11/11/11/4X1+R4/11/11/11/5K5 w - - 0 1', g5f6, -, ６六隠狐(５七)",
+            "washogi, '5k5/11/11/11/11/11/4X1+R4/11/11/11/5K5 w - - 0 1', e5e6, -, ７六隠狐",
+            "washogi-drops, '5k5/11/11/11/11/11/11/11/11/11/5K5[PO] w - - 0 1', P@f6, -, ６六萑歩",
+            "washogi-drops, '5k5/11/11/11/11/11/11/11/11/11/5K5[PO] w - - 0 1', O@f6, -, ６六牛車",
+            "washogi-drops, '5k5/11/11/11/11/11/11/11/11/4O6/5K5[O] w - - 0 1', O@e6, -, ７六牛車打",
+            "washogi-drops, '5k5/11/11/11/11/11/11/11/11/4O6/5K5[O] w - - 0 1', e2e6, -, ７六牛車",
+            "washogi-drops, '5k5/11/11/11/11/11/6+R4/11/11/11/5K5[X] w - - 0 1', X@f6, -, ６六隠狐打",
+            "washogi-drops, '5k5/11/11/11/11/11/6+R4/11/11/11/5K5[X] w - - 0 1', g5f6, -, ６六隠狐",
+            "washogi-drops, 'k10/11/11/11/11/11/11/11/11/11/K10[l] b - - 0 1', L@k1, -, １十一鴟行",
+    })
+    void waShogiJapaneseKnownMoves(String variant, String fen, String uci, String previous, String japanese) {
+        Position p = Fen.parse(RuleSet.of(variant), fen);
+        int m = MoveNotation.parseUci(p, uci);
+        koma.rules.Geometry g = p.geometry();
+        int prev = previous.equals("-") ? -1 : g.square(previous.charAt(0) - 'a', Integer.parseInt(previous.substring(1)) - 1);
+        assertEquals(japanese, ShogiNotation.japanese(p, m, prev));
+        assertEquals(m, ShogiNotation.parseJapanese(p, japanese, prev));
+        assertEquals(m, ShogiNotation.parseJapanese(p, (p.sideToMove() == 0 ? "▲" : "△") + japanese, prev));
+    }
+
+    @Test
+    void waShogiJapaneseReadsLenientFormsAndRefusesAmbiguity() {
+        Position p = Fen.parse(RuleSet.of("washogi-drops"), "5k5/11/11/11/11/11/4W1W4/11/11/11/5K5[P] w - - 0 1");
+        // half-width digits (the rank stays in kanji), a needless 打, the square for 同
+        assertEquals(MoveNotation.parseUci(p, "e5f6"), ShogiNotation.parseJapanese(p, "６六猛狼(7七)", -1));
+        assertEquals(MoveNotation.parseUci(p, "P@f6"), ShogiNotation.parseJapanese(p, "６六萑歩打", -1));
+        int f6 = p.geometry().square(5, 5);
+        assertEquals(MoveNotation.parseUci(p, "e5f6"), ShogiNotation.parseJapanese(p, "同猛狼(７七)", f6));
+        NotationException e = assertThrows(NotationException.class, () -> ShogiNotation.parseJapanese(p, "６六猛狼", -1));
+        assertTrue(e.getMessage().contains("origin"), e.getMessage());
+        assertThrows(NotationException.class, () -> ShogiNotation.parseJapanese(p, "６六金鳥", -1));
+        // shogi reads KIF-style half-width squares too
+        Position s = shogi(SHOGI_START);
+        assertEquals(usi(s, "7g7f"), ShogiNotation.parseJapanese(s, "76歩", -1));
     }
 
     @ParameterizedTest

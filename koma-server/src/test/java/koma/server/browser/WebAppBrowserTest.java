@@ -257,6 +257,18 @@ class WebAppBrowserTest {
     }
 
     @Test
+    void waShogiMoveListOffersJapaneseNotation() throws Exception {
+        browser.newGame("washogi", "hotseat", 0, null, null);
+        browser.clickMove("e3e4", "first");
+        browser.waiting(20).until(d -> browser.shownPly() == 1);
+        assertEquals("P-7h", browser.text("#move-list button.mv"));
+        // the switch is shown for Wa shogi too; the sparrow pawn's RULES.md 3.3 name
+        new Select(browser.driver.findElement(By.id("notation"))).selectByValue("japanese");
+        browser.waiting(10).until(d -> browser.text("#move-list button.mv").equals("▲７八萑歩"));
+        new Select(browser.driver.findElement(By.id("notation"))).selectByValue("western");
+    }
+
+    @Test
     void optionalPromotionAsksAndForcedPromotionDoesNot() throws Exception {
         // a sente silver on 5d (e6) may promote on 5c (e7); a sente pawn on 1b (i8) must promote on 1a (i9)
         browser.newGame("shogi", "hotseat", 0, null, "k8/8P/9/4S4/9/9/9/9/4K4 b - 1");

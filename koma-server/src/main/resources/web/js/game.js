@@ -174,7 +174,8 @@ export class GamePage {
     const notation = this.prefs.notation || 'western';
     q('#notation').innerHTML = opt('western', notation, t('view.notation.western')) + opt('japanese', notation, t('view.notation.japanese'));
     q('#analyse').textContent = t('analysis.run');
-    const formats = this.family === 'shogi' ? (this.variant.id === 'shogi' ? ['kif', 'csa', 'fen'] : ['kif', 'fen']) : ['pgn', 'fen'];
+    // KIF and CSA are defined for shogi only; Wa shogi records are PGN with UCI moves (README, Game records)
+    const formats = this.variant.id === 'shogi' ? ['kif', 'csa', 'fen'] : ['pgn', 'fen'];
     q('#export-buttons').innerHTML = formats.map((f) => `<button type="button" data-export="${f}">${f === 'fen' ? (this.variant.id === 'shogi' ? 'SFEN' : 'FEN') : f.toUpperCase()}</button>`).join(' ');
   }
 

@@ -17,8 +17,8 @@ public final class TimeManager {
     /**
      * {soft, hard} in milliseconds for the side to move, -1 for "no limit". The clock the opponent's referee
      * keeps is wall time, which includes process scheduling on a loaded machine, so a reserve beyond the
-     * protocol overhead is never planned into the search: {@code overhead + min(main / 16, 100)} of the main
-     * time, and a fifth of a USI byoyomi period.
+     * protocol overhead is never planned into the search: {@code overhead + max(min(main / 16, 100), min(4 * inc, 100))}
+     * of the main time, and a fifth of a USI byoyomi period.
      */
     public long[] budget(Limits l, int side) {
         if (l.infinite()) {
@@ -34,7 +34,10 @@ public final class TimeManager {
             return new long[]{-1, -1};
         }
         long main = Math.max(0, time);
-        long usable = Math.max(0, main - overhead - Math.min(main / 16, 100));
+        // the reserve: a sixteenth of the clock (up to 100 ms), and at least four increments (up to 100 ms), so
+        // that at 1s+0.01s the clock settles well above the overhead instead of draining move by move
+        long reserve = Math.max(Math.min(main / 16, 100), Math.min(4 * inc, 100));
+        long usable = Math.max(0, main - overhead - reserve);
         int movesLeft = l.movesToGo() > 0 ? Math.min(l.movesToGo(), 40) : 30;
         long soft = usable / movesLeft + inc * 3 / 4;
         long hard = Math.min(usable / 5 + inc, soft * 4);

@@ -42,4 +42,13 @@ class TimeManagerTest {
         assertEquals(37, b[0]);
         assertEquals(148, b[1]);
     }
+
+    @Test
+    void aLowClockWithAnIncrementSpendsAtMostHalfTheIncrement() {
+        // below overhead + four increments the search may use only half the increment, so the clock grows back
+        for (long main = 0; main <= 70; main++) {
+            long[] b = tm.budget(new Limits(main, main, 10, 10, 0, 0, -1, 0, -1, false), 0);
+            assertTrue(b[1] <= 5, "hard " + b[1] + " ms at " + main + "+10");
+        }
+    }
 }

@@ -2,7 +2,8 @@
 # Time-management proof: Koma plays many fast games against itself under several clocks through `koma match`
 # (the referee keeps wall-clock time: a late move loses), and the script counts the losses on time.
 #
-#   bench/timecontrol.sh [GAMES] [CONCURRENCY]    default 20 games per control, concurrency 1
+#   bench/timecontrol.sh [GAMES] [CONCURRENCY] [FILTER]    default 20 games per control, concurrency 1, every
+#   control (FILTER: a regular expression on the control's name, e.g. washogi)
 #
 # Controls: chess 1s+0.01s (sudden death with a tiny increment: many moves on almost no clock), shogi over USI
 # with 1s main time + 100 ms byoyomi, Wa shogi at a fixed 100 ms per move. --concurrency 2 doubles the load on
@@ -11,6 +12,7 @@
 set -euo pipefail
 games="${1:-20}"
 conc="${2:-1}"
+filter="${3:-.}"
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$root"
 java=""
@@ -26,6 +28,7 @@ engine="$java -jar $jar"
 
 run() { # name, then koma match arguments
   local name="$1"; shift
+  [[ "$name" =~ $filter ]] || return 0
   local out
   out="$("$java" -jar "$jar" match --engine1 "$engine $PROTO" --engine2 "$engine $PROTO" --games "$games" \
         --concurrency "$conc" --random-plies 6 --seed 1 "$@" 2>&1)"

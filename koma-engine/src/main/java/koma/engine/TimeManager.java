@@ -25,7 +25,9 @@ public final class TimeManager {
             return new long[]{-1, -1};
         }
         if (l.moveTime() > 0) {
-            long t = Math.max(1, l.moveTime() - overhead);
+            // a fifth of a short move time (up to 100 ms) is kept back too: at 100 ms a move, the scheduling delay
+            // of a loaded machine and a cold JIT are a large part of the move
+            long t = Math.max(1, l.moveTime() - overhead - Math.min(l.moveTime() / 5, 100));
             return new long[]{t, t};
         }
         long time = side == 0 ? l.time0() : l.time1();

@@ -30,7 +30,9 @@ class TimeManagerTest {
 
     @Test
     void moveTimeAndInfinite() {
-        assertEquals(270, tm.budget(Limits.moveTime(300), 0)[1]);
+        assertEquals(210, tm.budget(Limits.moveTime(300), 0)[1], "300 - 30 overhead - 60 reserve");
+        assertEquals(50, tm.budget(Limits.moveTime(100), 0)[1], "100 - 30 overhead - 20 reserve");
+        assertEquals(4870, tm.budget(Limits.moveTime(5000), 0)[1], "5000 - 30 overhead - 100 reserve");
         assertEquals(-1, tm.budget(Limits.forever(), 0)[1]);
         assertEquals(-1, tm.budget(Limits.depth(5), 1)[0]);
     }

@@ -1,9 +1,9 @@
 package koma.engine;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import koma.rules.Betza;
@@ -14,69 +14,202 @@ import koma.rules.RuleSet;
 
 /**
  * Static evaluation for any rule set, from the side to move's point of view in centipawns: material on the
- * board and in hand, piece-square terms (advance toward promotion, centralisation) and, for royal games, a
- * king-safety term (friendly guards next to the king, enemy pieces near it), the decisive one in shogi.
+ * board and in hand, piece-square terms (advance toward promotion, centralisation, the promotion zone, the royal
+ * piece's place) and, for royal games, king safety (friendly guards next to the king, enemy pieces near it, and in
+ * drop games the enemy's pieces in hand against the open squares around it, the decisive term in shogi); for
+ * extinction games (Shodo deathmatch) a penalty for being down to the last few stones.
  *
- * <p>Weights come from {@code /koma/engine/<rule set>.eval} ({@code KEY = VALUE} lines: a piece letter for its
- * value, {@code hand X} for its value in hand, and the named weights below). A piece without a value gets one
- * estimated from its mobility on an empty board, so every rule set has an evaluation from its definition.
+ * <p>The evaluation is linear in its weights, a parameter vector named by the keys of an .eval file
+ * ({@link EvalWeights}): a piece letter for its value, {@code hand X} for its value in hand, and the named weights
+ * in {@link #NAMED}. {@link #trace} gives each weight's coefficient in a position, which is what the tuner
+ * ({@code koma.engine.tune}) fits. A piece without a value gets one estimated from its mobility on an empty
+ * board, so every rule set has an evaluation from its definition alone.
  */
 public final class Evaluation {
+    /**
+     * The named weights and their defaults (a default of 0 switches the term off):
+     * advance / advance2: per rank (and per rank squared over the board's ranks) for pieces that must promote on
+     * the last ranks (pawns, lances, shogi knights); pawn-center: their centralisation; center: centralisation of
+     * the other pieces; promo-zone: a promotable piece standing in the promotion zone; king-center / king-advance:
+     * the royal piece's centralisation and rank; king-shelter: a friendly piece next to the king; king-danger: an
+     * enemy piece within two squares (twice when adjacent); king-hand-danger: per eighth of (enemy non-pawn pieces in
+     * hand, at most 8) x (empty squares next to the king); scarcity: (4 - stones left)^2 in extinction games;
+     * tempo: the side to move's bonus; hand-bonus-percent: only the default of a missing {@code hand X} value.
+     */
+    static final Map<String, Integer> NAMED;
+
+    static {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        m.put("advance", 4);
+        m.put("advance2", 0);
+        m.put("pawn-center", 0);
+        m.put("center", 3);
+        m.put("promo-zone", 0);
+        m.put("king-center", 0);
+        m.put("king-advance", 0);
+        m.put("king-shelter", 0);
+        m.put("king-danger", 0);
+        m.put("king-hand-danger", 0);
+        m.put("scarcity", 0);
+        m.put("tempo", 10);
+        m.put("hand-bonus-percent", 10);
+        NAMED = Collections.unmodifiableMap(m);
+    }
+
     private final RuleSet rs;
     private final int squares;
+    /** The parameter vector: keys in a fixed order and their values. */
+    private final List<String> keys = new ArrayList<>();
+    private final int[] w;
+    /** Parameter index of each piece type's board value (-1 for the royal piece) and hand value (-1: none). */
+    private final int[] valueParam, handParam;
+    private final int pAdvance, pAdvance2, pPawnCenter, pCenter, pZone, pKingCenter, pKingAdvance, pShelter,
+            pDanger, pHandDanger, pScarcity, pTempo;
     /** psq[code * squares + sq]: value of that piece on that square, for its owner. */
     private final int[] psq;
     /** handValue[type]: value of one piece of that type in hand. */
     private final int[] handValue;
     /** value[type]: plain material value, for move ordering and exchange estimates. */
     private final int[] value;
-    private final int kingShelter, kingDanger, tempo;
-    private final boolean royal;
+    /** Types that can be held in hand, and whether each counts as an attacker for king-hand-danger. */
+    private final int[] handTypes;
+    private final boolean[] handAttacker;
+    private final boolean royal, extinction;
+    private final int kingShelter, kingDanger, kingHandDanger, scarcity, tempo;
 
-    /** The named weights of an .eval file and their defaults. */
-    private static final Map<String, Integer> DEFAULTS = Map.of(
-            "advance", 4, "center", 3, "king-shelter", 0, "king-danger", 0, "tempo", 10, "hand-bonus-percent", 10);
-
+    /** The built-in weights of the rule set, or those in the directory named by {@link EvalWeights#DIR_PROPERTY}. */
     public Evaluation(RuleSet rs) {
+        this(rs, EvalWeights.forRuleSet(rs.id));
+    }
+
+    /**
+     * An evaluation with the given weights; keys not given take their defaults. Throws IllegalArgumentException
+     * naming a key the rule set does not know.
+     */
+    public Evaluation(RuleSet rs, Map<String, Integer> given) {
         this.rs = rs;
         this.squares = rs.geometry.squares;
-        Map<String, Integer> w = load(rs.id);
         int n = rs.pieceCount();
+        royal = rs.royalType >= 0;
+        extinction = rs.endRules.extinction();
+        handTypes = rs.drops ? Position.start(rs).handTypes() : new int[0];
+        handAttacker = new boolean[n];
+        for (int t : handTypes) {
+            handAttacker[t] = !rs.piece(t).pawn();
+        }
+        for (String key : given.keySet()) {
+            if (!NAMED.containsKey(key) && !isPieceKey(rs, key)) {
+                throw new IllegalArgumentException("unknown evaluation weight '" + key + "' for " + rs.id
+                        + " (known: piece letters, 'hand X' for a droppable piece, " + NAMED.keySet() + ")");
+            }
+        }
+        List<Integer> values = new ArrayList<>();
+        valueParam = new int[n];
+        handParam = new int[n];
+        java.util.Arrays.fill(valueParam, -1);
+        java.util.Arrays.fill(handParam, -1);
+        for (PieceType p : rs.pieces) {
+            if (!p.royal()) {
+                Integer v = given.get(p.letter());
+                valueParam[p.index()] = add(p.letter(), v != null ? v : estimate(rs, p), values);
+            }
+        }
+        int handBonus = given.getOrDefault("hand-bonus-percent", NAMED.get("hand-bonus-percent"));
+        for (int t : handTypes) {
+            String key = "hand " + rs.piece(t).letter();
+            Integer hv = given.get(key);
+            int board = valueParam[t] < 0 ? 0 : values.get(valueParam[t]);
+            handParam[t] = add(key, hv != null ? hv : board * (100 + handBonus) / 100, values);
+        }
+        pAdvance = named("advance", given, values);
+        pAdvance2 = named("advance2", given, values);
+        pPawnCenter = named("pawn-center", given, values);
+        pCenter = named("center", given, values);
+        pZone = rs.promotion != null && rs.promotion.zoneDepth() > 0 ? named("promo-zone", given, values) : -1;
+        pKingCenter = royal ? named("king-center", given, values) : -1;
+        pKingAdvance = royal ? named("king-advance", given, values) : -1;
+        pShelter = royal ? named("king-shelter", given, values) : -1;
+        pDanger = royal ? named("king-danger", given, values) : -1;
+        pHandDanger = royal && rs.drops ? named("king-hand-danger", given, values) : -1;
+        pScarcity = extinction ? named("scarcity", given, values) : -1;
+        pTempo = named("tempo", given, values);
+        w = values.stream().mapToInt(Integer::intValue).toArray();
+
         value = new int[n];
         handValue = new int[n];
-        for (PieceType p : rs.pieces) {
-            Integer v = w.get(p.letter());
-            value[p.index()] = p.royal() ? 0 : v != null ? v : estimate(rs, p);
+        for (int t = 0; t < n; t++) {
+            value[t] = valueParam[t] < 0 ? 0 : w[valueParam[t]];
+            handValue[t] = handParam[t] < 0 ? 0 : w[handParam[t]];
         }
-        int handBonus = w.get("hand-bonus-percent");
-        for (PieceType p : rs.pieces) {
-            Integer hv = w.get("hand " + p.letter());
-            handValue[p.index()] = hv != null ? hv : value[p.index()] * (100 + handBonus) / 100;
-        }
-        int advance = w.get("advance"), center = w.get("center");
-        kingShelter = w.get("king-shelter");
-        kingDanger = w.get("king-danger");
-        tempo = w.get("tempo");
-        royal = rs.royalType >= 0;
-        Geometry g = rs.geometry;
+        kingShelter = weight(pShelter);
+        kingDanger = weight(pDanger);
+        kingHandDanger = weight(pHandDanger);
+        scarcity = weight(pScarcity);
+        tempo = weight(pTempo);
         psq = new int[(n + 1) * 2 * squares];
+        double[] coef = new double[w.length];
         for (PieceType p : rs.pieces) {
-            boolean forwardOnly = p.canPromote() && p.forcedRanks() > 0;
             for (int color = 0; color < 2; color++) {
                 int code = ((p.index() + 1) << 1) | color;
                 for (int sq = 0; sq < squares; sq++) {
-                    int rel = g.relativeRank(color, sq);
-                    double df = Math.abs(g.file(sq) - (g.files - 1) / 2.0), dr = Math.abs(g.rank(sq) - (g.ranks - 1) / 2.0);
-                    int central = (int) Math.round(center * (g.files / 2.0 - Math.max(df, dr)));
-                    int v = value[p.index()];
-                    if (forwardOnly) {
-                        v += advance * rel;
-                    } else if (!p.royal()) {
-                        v += central;
+                    java.util.Arrays.fill(coef, 0);
+                    psqTerms(p.index(), color, sq, 1, coef);
+                    double v = 0;
+                    for (int k = 0; k < w.length; k++) {
+                        v += coef[k] * w[k];
                     }
-                    psq[code * squares + sq] = v;
+                    psq[code * squares + sq] = (int) Math.round(v);
                 }
             }
+        }
+    }
+
+    private static boolean isPieceKey(RuleSet rs, String key) {
+        String letter = key.startsWith("hand ") ? key.substring(5).strip() : key;
+        int t = rs.typeOf(letter);
+        return t >= 0 && !rs.piece(t).royal() && rs.piece(t).letter().equals(letter) && (!key.startsWith("hand ")
+                || rs.drops);
+    }
+
+    private int add(String key, int v, List<Integer> values) {
+        keys.add(key);
+        values.add(v);
+        return keys.size() - 1;
+    }
+
+    private int named(String key, Map<String, Integer> given, List<Integer> values) {
+        return add(key, given.getOrDefault(key, NAMED.get(key)), values);
+    }
+
+    private int weight(int param) {
+        return param < 0 ? 0 : w[param];
+    }
+
+    /**
+     * Adds {@code sign} times the piece-square coefficients of a piece of {@code type} and {@code color} on
+     * {@code sq} to {@code coef}: the one definition behind both {@link #psq} and {@link #trace}.
+     */
+    private void psqTerms(int type, int color, int sq, double sign, double[] coef) {
+        PieceType p = rs.piece(type);
+        Geometry g = rs.geometry;
+        int rel = g.relativeRank(color, sq);
+        double df = Math.abs(g.file(sq) - (g.files - 1) / 2.0), dr = Math.abs(g.rank(sq) - (g.ranks - 1) / 2.0);
+        double central = g.files / 2.0 - Math.max(df, dr);
+        if (p.royal()) {
+            coef[pKingCenter] += sign * central;
+            coef[pKingAdvance] += sign * rel;
+            return;
+        }
+        coef[valueParam[type]] += sign;
+        if (p.canPromote() && p.forcedRanks() > 0) {
+            coef[pAdvance] += sign * rel;
+            coef[pAdvance2] += sign * rel * rel / (double) (g.ranks - 1);
+            coef[pPawnCenter] += sign * central;
+        } else {
+            coef[pCenter] += sign * central;
+        }
+        if (pZone >= 0 && p.canPromote() && rs.inZone(color, sq)) {
+            coef[pZone] += sign;
         }
     }
 
@@ -106,73 +239,68 @@ public final class Evaluation {
         return (int) Math.round(60 + 40 * Math.pow(mobility, 0.85));
     }
 
-    private static Map<String, Integer> load(String id) {
-        Map<String, Integer> w = new HashMap<>(DEFAULTS);
-        String file = "/koma/engine/" + id + ".eval";
-        try (InputStream in = Evaluation.class.getResourceAsStream(file)) {
-            if (in == null) {
-                return w;
-            }
-            int ln = 0;
-            for (String raw : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-                ln++;
-                String line = raw.replaceAll("#.*", "").strip();
-                if (line.isEmpty()) {
-                    continue;
-                }
-                int eq = line.indexOf('=');
-                if (eq < 0) {
-                    throw new IllegalStateException(file + ":" + ln + ": expected KEY = VALUE");
-                }
-                w.put(line.substring(0, eq).strip(), Integer.parseInt(line.substring(eq + 1).strip()));
-            }
-        } catch (IOException | NumberFormatException e) {
-            throw new IllegalStateException(file + ": " + e.getMessage(), e);
-        }
-        return w;
-    }
-
     /** Material value of a piece type (0 for the royal piece). */
     public int value(int type) {
         return value[type];
     }
 
-    /** Evaluation of the position for the side to move. */
-    public int evaluate(Position p) {
-        int[] score = {0, 0};
-        for (int c = 0; c < 2; c++) {
-            int s = 0;
-            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                int sq = p.pieceSquare(c, i);
-                s += psq[(((p.typeAt(sq) + 1) << 1) | c) * squares + sq];
-            }
-            if (rs.drops) {
-                for (int type : p.handTypes()) {
-                    s += p.handCount(c, type) * handValue[type];
-                }
-            }
-            score[c] = s;
-        }
-        if (royal && (kingShelter != 0 || kingDanger != 0)) {
-            for (int c = 0; c < 2; c++) {
-                score[c] += kingSafety(p, c);
-            }
-        }
-        int us = p.sideToMove();
-        return score[us] - score[us ^ 1] + tempo;
+    /** The parameter vector's keys, in a fixed order (piece values, hand values, named weights). */
+    public List<String> keys() {
+        return Collections.unmodifiableList(keys);
     }
 
-    /** Friendly pieces next to the king count for it, enemy pieces within two squares against it. */
-    private int kingSafety(Position p, int c) {
-        int k = p.kingSquare(c);
-        if (k < 0) {
-            return 0;
+    /** Every weight by key, in {@link #keys()} order: what an .eval file for these weights holds. */
+    public Map<String, Integer> weights() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        for (int k = 0; k < w.length; k++) {
+            m.put(keys.get(k), w[k]);
         }
+        return m;
+    }
+
+    /** Evaluation of the position for the side to move. */
+    public int evaluate(Position p) {
+        int s0 = side(p, 0), s1 = side(p, 1);
+        return (p.sideToMove() == 0 ? s0 - s1 : s1 - s0) + tempo;
+    }
+
+    /** Everything one side owns: pieces on the board and in hand, king safety, scarcity. */
+    private int side(Position p, int c) {
+        int s = 0;
+        for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+            int sq = p.pieceSquare(c, i);
+            s += psq[(((p.typeAt(sq) + 1) << 1) | c) * squares + sq];
+        }
+        for (int type : handTypes) {
+            s += p.handCount(c, type) * handValue[type];
+        }
+        if (royal) {
+            int k = p.kingSquare(c);
+            if (k >= 0) {
+                s += kingShelter * kingCount(p, c, k, true) - kingDanger * kingCount(p, c, k, false);
+                if (kingHandDanger != 0) {
+                    s -= kingHandDanger * handDanger(p, c, k) / 8;
+                }
+            }
+        }
+        if (extinction) {
+            int missing = Math.max(0, 4 - p.pieceCount(c));
+            s -= scarcity * missing * missing;
+        }
+        return s;
+    }
+
+    /**
+     * Friendly pieces next to the king ({@code friends}), or enemy pieces within two squares of it counted twice
+     * when adjacent.
+     */
+    private int kingCount(Position p, int c, int k, boolean friends) {
         Geometry g = rs.geometry;
         int kf = g.file(k), kr = g.rank(k);
-        int s = 0;
-        for (int df = -2; df <= 2; df++) {
-            for (int dr = -2; dr <= 2; dr++) {
+        int reach = friends ? 1 : 2;
+        int count = 0;
+        for (int df = -reach; df <= reach; df++) {
+            for (int dr = -reach; dr <= reach; dr++) {
                 int f = kf + df, r = kr + dr;
                 if ((df == 0 && dr == 0) || !g.onBoard(f, r)) {
                     continue;
@@ -181,16 +309,67 @@ public final class Evaluation {
                 if (p.isEmpty(sq)) {
                     continue;
                 }
-                boolean near = Math.abs(df) <= 1 && Math.abs(dr) <= 1;
-                if (p.colorAt(sq) == c) {
-                    if (near) {
-                        s += kingShelter;
-                    }
-                } else {
-                    s -= near ? 2 * kingDanger : kingDanger;
+                if (friends ? p.colorAt(sq) == c : p.colorAt(sq) != c) {
+                    count += friends || (Math.abs(df) > 1 || Math.abs(dr) > 1) ? 1 : 2;
                 }
             }
         }
-        return s;
+        return count;
+    }
+
+    /** The enemy's non-pawn pieces in hand (at most 8) times the empty squares next to the king of {@code c}. */
+    private int handDanger(Position p, int c, int k) {
+        int held = 0;
+        for (int type : handTypes) {
+            if (handAttacker[type]) {
+                held += p.handCount(c ^ 1, type);
+            }
+        }
+        if (held == 0) {
+            return 0;
+        }
+        Geometry g = rs.geometry;
+        int kf = g.file(k), kr = g.rank(k), empty = 0;
+        for (int d = 0; d < 8; d++) {
+            int f = kf + Geometry.DX[d], r = kr + Geometry.DY[d];
+            if (g.onBoard(f, r) && p.isEmpty(g.square(f, r))) {
+                empty++;
+            }
+        }
+        return Math.min(held, 8) * empty;
+    }
+
+    /**
+     * Writes into {@code coef} (length {@code keys().size()}) each weight's coefficient in the position, for the
+     * side to move, so that {@code evaluate(p)} equals the dot product of coefficients and weights up to rounding.
+     */
+    public void trace(Position p, double[] coef) {
+        java.util.Arrays.fill(coef, 0);
+        int us = p.sideToMove();
+        for (int c = 0; c < 2; c++) {
+            double sign = c == us ? 1 : -1;
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                psqTerms(p.typeAt(sq), c, sq, sign, coef);
+            }
+            for (int type : handTypes) {
+                coef[handParam[type]] += sign * p.handCount(c, type);
+            }
+            if (royal) {
+                int k = p.kingSquare(c);
+                if (k >= 0) {
+                    coef[pShelter] += sign * kingCount(p, c, k, true);
+                    coef[pDanger] -= sign * kingCount(p, c, k, false);
+                    if (pHandDanger >= 0) {
+                        coef[pHandDanger] -= sign * handDanger(p, c, k) / 8.0;
+                    }
+                }
+            }
+            if (extinction) {
+                int missing = Math.max(0, 4 - p.pieceCount(c));
+                coef[pScarcity] -= sign * missing * missing;
+            }
+        }
+        coef[pTempo] += 1;
     }
 }

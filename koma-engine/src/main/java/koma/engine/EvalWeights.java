@@ -1,0 +1,93 @@
+package koma.engine;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The text form of evaluation weights, one {@code KEY = VALUE} line each (integers, {@code #} starts a comment):
+ * a piece letter for its value on the board ({@code N = 320}, {@code +R = 1395}), {@code hand X} for its value in
+ * hand, and the named weights of {@link Evaluation}. Reading keeps the file's order; writing puts a comment header
+ * first. Which keys a rule set accepts is checked by {@link Evaluation}.
+ */
+public final class EvalWeights {
+    /** System property naming a directory of {@code <rule set>.eval} files that replace the built-in weights. */
+    public static final String DIR_PROPERTY = "koma.eval.dir";
+
+    private EvalWeights() {
+    }
+
+    /** Parses weights text; {@code source} names it in error messages (file and line). */
+    public static Map<String, Integer> parse(String text, String source) {
+        Map<String, Integer> w = new LinkedHashMap<>();
+        int ln = 0;
+        for (String raw : text.split("\n", -1)) {
+            ln++;
+            String line = raw.replaceAll("#.*", "").strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            int eq = line.indexOf('=');
+            if (eq < 0) {
+                throw new IllegalArgumentException(source + ":" + ln + ": expected KEY = VALUE, got '" + line + "'");
+            }
+            String key = line.substring(0, eq).strip().replaceAll("\\s+", " ");
+            String value = line.substring(eq + 1).strip();
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException(source + ":" + ln + ": empty key");
+            }
+            try {
+                w.put(key, Integer.parseInt(value));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(source + ":" + ln + ": value of '" + key + "' is not an integer: '"
+                        + value + "'");
+            }
+        }
+        return w;
+    }
+
+    /** Reads a weights file. */
+    public static Map<String, Integer> read(Path file) {
+        try {
+            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read evaluation weights " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The built-in weights of a rule set (empty when it has no file), or the file in {@link #DIR_PROPERTY}. */
+    public static Map<String, Integer> forRuleSet(String id) {
+        String dir = System.getProperty(DIR_PROPERTY);
+        if (dir != null && !dir.isBlank()) {
+            Path file = Path.of(dir, id + ".eval");
+            if (Files.isRegularFile(file)) {
+                return read(file);
+            }
+        }
+        String resource = "/koma/engine/" + id + ".eval";
+        try (InputStream in = EvalWeights.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                return new LinkedHashMap<>();
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), resource);
+        } catch (IOException e) {
+            throw new IllegalStateException(resource + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The text of a weights file: each line of {@code header} as a comment, then one line per weight. */
+    public static String format(Map<String, Integer> weights, String header) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : header.split("\n")) {
+            sb.append(line.isEmpty() ? "#" : "# " + line).append('\n');
+        }
+        for (Map.Entry<String, Integer> e : weights.entrySet()) {
+            sb.append(e.getKey()).append(" = ").append(e.getValue()).append('\n');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,176 @@
+package koma.engine.tune;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+import koma.engine.Limits;
+import koma.engine.Search;
+import koma.engine.TimeManager;
+import koma.engine.TranspositionTable;
+import koma.rules.Game;
+import koma.rules.Move;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
+
+/**
+ * Training data for the tuner: Koma plays itself from random openings at a fixed node budget per move and keeps
+ * the quiet positions of each game (side to move not in check, the search's best move neither a capture nor a
+ * promotion, no mate score) labelled with the game's result and the search's score. Game {@code i} depends only
+ * on the seed and {@code i} (its opening comes from its own random sequence, its search from an empty hash
+ * table), so the data are the same for a seed whatever the number of threads.
+ */
+public final class SelfPlay {
+    /** Settings of a run. {@code maxPlies}: a game still running then is a draw. */
+    public record Settings(RuleSet rs, int games, long nodes, int randomPlies, int maxPlies, long seed, int threads) {
+        public Settings {
+            if (games < 1) {
+                throw new IllegalArgumentException("games must be at least 1, got " + games);
+            }
+            if (nodes < 1) {
+                throw new IllegalArgumentException("nodes per move must be at least 1, got " + nodes);
+            }
+            if (randomPlies < 0 || randomPlies > 200) {
+                throw new IllegalArgumentException("random plies must be from 0 to 200, got " + randomPlies);
+            }
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+            }
+        }
+    }
+
+    /** One finished game: its result for the first player (1, 0.5, 0), its length and its kept positions. */
+    public record GameData(double result, int plies, String termination, List<Sample> samples) {
+    }
+
+    /** A score this large (centipawns) for the side to move, seen by both sides on 4 plies running, ends a game. */
+    static final int ADJUDICATE = 1500;
+
+    private SelfPlay() {
+    }
+
+    /** Plays every game; {@code progress} (may be null) hears about each game as it finishes. */
+    public static List<GameData> run(Settings s, Consumer<String> progress) {
+        ExecutorService pool = Executors.newFixedThreadPool(s.threads(), r -> {
+            Thread t = new Thread(null, r, "selfplay", 64L << 20);
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<GameData>> futures = new ArrayList<>();
+            for (int i = 0; i < s.games(); i++) {
+                int index = i;
+                futures.add(pool.submit(() -> {
+                    GameData g = play(s, index);
+                    if (progress != null) {
+                        progress.accept("game " + (index + 1) + ": " + g.result() + " in " + g.plies() + " plies ("
+                                + g.termination() + "), " + g.samples().size() + " positions");
+                    }
+                    return g;
+                }));
+            }
+            List<GameData> out = new ArrayList<>();
+            for (Future<GameData> f : futures) {
+                out.add(f.get());
+            }
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("self-play interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("self-play failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Game number {@code index} of a run. */
+    static GameData play(Settings s, int index) {
+        RuleSet rs = s.rs();
+        Random rng = new Random(s.seed() * 0x9E3779B97F4A7C15L + index);
+        Game game;
+        Position pos;
+        int[] buf = Position.start(rs).newMoveBuffer();
+        while (true) {
+            game = new Game(Position.start(rs), new Game.Options(true, false));
+            pos = Position.start(rs);
+            for (int ply = 0; ply < s.randomPlies() && !game.isOver(); ply++) {
+                int n = pos.legalMoves(buf);
+                int m = buf[rng.nextInt(n)];
+                game.play(m);
+                pos.doMove(m);
+            }
+            if (!game.isOver()) {
+                break;
+            }
+        }
+        TranspositionTable tt = new TranspositionTable(4);
+        Search search = new Search(rs, tt);
+        TimeManager time = new TimeManager(0);
+        List<String> fens = new ArrayList<>();
+        List<Integer> sides = new ArrayList<>();
+        List<Integer> scores = new ArrayList<>();
+        int[] lastScores = new int[4];
+        int plies = 0;
+        double result = 0.5;
+        String termination = "max plies";
+        while (true) {
+            if (game.isOver()) {
+                Game.Result r = game.result().orElseThrow();
+                result = r.isDraw() ? 0.5 : r.winner() == 0 ? 1 : 0;
+                termination = r.termination().name().toLowerCase();
+                break;
+            }
+            if (plies >= s.maxPlies()) {
+                break;
+            }
+            search.resetStop();
+            Search.Result r = search.search(pos, Limits.nodes(s.nodes()), time, null);
+            int move = r.bestMove();
+            int stm = pos.sideToMove();
+            boolean quiet = !pos.inCheck() && pos.isEmpty(Move.to(move)) && Move.kind(move) != Move.EN_PASSANT
+                    && Move.kind(move) != Move.PROMOTION && Math.abs(r.score()) < Search.MATE_BOUND;
+            if (quiet) {
+                fens.add(Fen.format(pos));
+                sides.add(stm);
+                scores.add(r.score());
+            }
+            int white = stm == 0 ? r.score() : -r.score();
+            lastScores[plies & 3] = white;
+            plies++;
+            if (plies >= 4 && agree(lastScores, 1)) {
+                result = 1;
+                termination = "adjudicated";
+                break;
+            }
+            if (plies >= 4 && agree(lastScores, -1)) {
+                result = 0;
+                termination = "adjudicated";
+                break;
+            }
+            game.play(move);
+            pos.doMove(move);
+        }
+        List<Sample> samples = new ArrayList<>(fens.size());
+        for (int i = 0; i < fens.size(); i++) {
+            double forMover = sides.get(i) == 0 ? result : 1 - result;
+            samples.add(new Sample(index, fens.get(i), forMover, scores.get(i)));
+        }
+        return new GameData(result, plies, termination, samples);
+    }
+
+    /** True when the last four scores (first player's view) all exceed the adjudication bound for {@code sign}. */
+    private static boolean agree(int[] scores, int sign) {
+        for (int v : scores) {
+            if (v * sign < ADJUDICATE) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

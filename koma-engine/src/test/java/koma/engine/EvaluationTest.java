@@ -1,0 +1,143 @@
+package koma.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The evaluation as a weight vector: its trace, its .eval text, and the file that overrides the built-in one. */
+class EvaluationTest {
+    /** Positions from random games (a fixed seed), at most {@code plies} plies deep. */
+    static Position randomPosition(RuleSet rs, Random rng, int plies) {
+        Position p = Position.start(rs);
+        int[] buf = p.newMoveBuffer();
+        int target = rng.nextInt(plies + 1);
+        for (int i = 0; i < target; i++) {
+            int n = p.legalMoves(buf);
+            if (n == 0 || p.pieceCount(0) == 0 || p.pieceCount(1) == 0) {
+                break;
+            }
+            p.doMove(buf[rng.nextInt(n)]);
+        }
+        return p;
+    }
+
+    /**
+     * The trace's dot product with the weights is the evaluation, up to the rounding of the piece-square table
+     * (at most half a centipawn per piece) and of the king-hand-danger eighths (under 1 per side). All terms are
+     * switched on with odd weights so that none hides behind a zero.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    void traceMatchesEvaluate(String id) {
+        RuleSet rs = RuleSet.of(id);
+        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs).weights());
+        int i = 0;
+        for (String key : w.keySet()) {
+            if (!key.startsWith("hand ") && rs.typeOf(key) < 0) {
+                w.put(key, 3 + 7 * (i++ % 5) * (i % 2 == 0 ? 1 : -1));
+            }
+        }
+        Evaluation e = new Evaluation(rs, w);
+        int[] vec = e.weights().values().stream().mapToInt(Integer::intValue).toArray();
+        double[] coef = new double[vec.length];
+        Random rng = new Random(7);
+        for (int n = 0; n < 300; n++) {
+            Position p = randomPosition(rs, rng, 120);
+            e.trace(p, coef);
+            double dot = 0;
+            for (int k = 0; k < vec.length; k++) {
+                dot += coef[k] * vec[k];
+            }
+            double slack = (p.pieceCount(0) + p.pieceCount(1)) * 0.5 + 2;
+            assertTrue(Math.abs(dot - e.evaluate(p)) <= slack,
+                    id + " " + p + ": trace " + dot + " vs evaluate " + e.evaluate(p));
+        }
+    }
+
+    /** Every start position is symmetric: only the tempo remains. */
+    @ParameterizedTest
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    void startPositionIsTempo(String id) {
+        RuleSet rs = RuleSet.of(id);
+        Evaluation e = new Evaluation(rs);
+        assertEquals(e.weights().get("tempo"), e.evaluate(Position.start(rs)));
+    }
+
+    /** weights() written as an .eval file and read back builds the same evaluation. */
+    @ParameterizedTest
+    @ValueSource(strings = {"chess", "shogi", "washogi-drops", "shodo-deathmatch"})
+    void evalFileRoundTrip(String id, @TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of(id);
+        Map<String, Integer> w = new Evaluation(rs).weights();
+        Path file = dir.resolve(id + ".eval");
+        Files.writeString(file, EvalWeights.format(w, "a header\nover two lines"));
+        Map<String, Integer> back = EvalWeights.read(file);
+        assertEquals(w, back);
+        assertEquals(w, new Evaluation(rs, back).weights());
+        assertTrue(Files.readString(file).startsWith("# a header\n# over two lines\n"));
+    }
+
+    @Test
+    void badWeightsAreRefusedWithTheirPlace() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EvalWeights.parse("P = 100\nN 300\n", "x.eval"));
+        assertTrue(e.getMessage().contains("x.eval:2"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> EvalWeights.parse("P = lots\n", "x.eval"));
+        assertTrue(e.getMessage().contains("'P'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new Evaluation(RuleSet.of("chess"), Map.of("Z", 5)));
+        assertTrue(e.getMessage().contains("'Z'"), e.getMessage());
+        // chess has no drops, so no hand values
+        assertThrows(IllegalArgumentException.class, () -> new Evaluation(RuleSet.of("chess"), Map.of("hand P", 5)));
+    }
+
+    /** -Dkoma.eval.dir replaces the built-in weights of the rule sets it has a file for. */
+    @Test
+    void evalDirectoryOverridesBuiltIn(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("chess.eval"), "P = 123\ntempo = 0\n");
+        String old = System.getProperty(EvalWeights.DIR_PROPERTY);
+        System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
+        try {
+            Evaluation e = new Evaluation(RuleSet.of("chess"));
+            assertEquals(123, e.weights().get("P"));
+            assertEquals(0, e.evaluate(Position.start(RuleSet.of("chess"))));
+            // no file for shogi there: the built-in one
+            assertEquals(90, new Evaluation(RuleSet.of("shogi")).weights().get("P"));
+        } finally {
+            if (old == null) {
+                System.clearProperty(EvalWeights.DIR_PROPERTY);
+            } else {
+                System.setProperty(EvalWeights.DIR_PROPERTY, old);
+            }
+        }
+    }
+
+    /** A shogi king with open squares around it is worse off against a hand full of gold and silver. */
+    @Test
+    void handPiecesThreatenAnOpenKing() {
+        RuleSet rs = RuleSet.of("shogi");
+        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs).weights());
+        w.put("king-hand-danger", 40);
+        Evaluation e = new Evaluation(rs, w);
+        Map<String, Integer> off = new LinkedHashMap<>(w);
+        off.put("king-hand-danger", 0);
+        Evaluation plain = new Evaluation(rs, off);
+        // black king alone in the open, white holds gold and silver; white's king boxed in by its own pieces
+        Position p = Position.fromFen(rs, "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1");
+        // 2 hand attackers x 8 empty squares = 16; 40 * 16 / 8 = 80 centipawns less for black
+        assertEquals(plain.evaluate(p) - 80, e.evaluate(p));
+    }
+}

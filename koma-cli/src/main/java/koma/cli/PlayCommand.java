@@ -80,7 +80,7 @@ public final class PlayCommand implements Callable<Integer> {
             }
             if (p.sideToMove() != human) {
                 search.resetStop();
-                Search.Result r = search.search(p.copy(), Limits.moveTime(moveTime), time, null);
+                Search.Result r = search.search(p.copyWithHistory(), Limits.moveTime(moveTime), time, null);
                 out.println("Koma plays " + MoveNotation.format(p, r.bestMove(), style));
                 moves.add(r.bestMove());
                 continue;
@@ -105,7 +105,7 @@ public final class PlayCommand implements Callable<Integer> {
                 }
                 case "hint" -> {
                     search.resetStop();
-                    Search.Result r = search.search(p.copy(), Limits.moveTime(Math.min(moveTime, 500)), time, null);
+                    Search.Result r = search.search(p.copyWithHistory(), Limits.moveTime(Math.min(moveTime, 500)), time, null);
                     out.println("Hint: " + MoveNotation.format(p, r.bestMove(), style));
                 }
                 case "moves" -> {

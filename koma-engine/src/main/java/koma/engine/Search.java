@@ -13,7 +13,9 @@ import koma.rules.RuleSet;
  * history), null-move pruning, late-move reductions, check extensions, mate scores, and the end rules of
  * RULES.md inside the tree (repetition with the shogi family's perpetual-check loss, the 50-move rule,
  * dead positions, extinction, stalemate as draw or loss). Buffers are allocated once; the search allocates
- * nothing per node.
+ * nothing per node. With {@link #setThreads} above 1 it is a Lazy SMP search: helper searches (one per extra
+ * thread, each with its own position copy, killers and history) run the same root through the shared
+ * transposition table, odd helpers one ply deeper, until this search has its answer; only this one reports.
  */
 public final class Search {
     public static final int INFINITE = 32000, MATE = 31000, MATE_BOUND = 30000;
@@ -56,6 +58,12 @@ public final class Search {
     private long softDeadline;
     private long startMs;
     private int selDepth;
+    /** Lazy SMP: the number of threads, the helper searches (created on first use) and their threads. */
+    private int threads = 1;
+    private Search[] helpers = new Search[0];
+    private Thread[] helperThreads = new Thread[0];
+    /** A helper's depth offset: odd helpers search one ply deeper than the main thread at each iteration. */
+    private int depthOffset;
 
     public Search(RuleSet rs, TranspositionTable tt) {
         this.rs = rs;
@@ -74,6 +82,17 @@ public final class Search {
         this.moveRulePlies = claim > 0 ? claim : rs.endRules.moveRule().autoPlies();
     }
 
+    /**
+     * Runs a short throw-away search of the rule set's start position (own small table, node budget) so that the
+     * JIT compiles the move generator and the search before the clock runs: a cold JVM is many times slower for
+     * its first few hundred milliseconds. The protocols call it once per rule set, when asked {@code isready};
+     * it stops at {@code nodes} or after {@code maxMs}, whichever comes first (a loaded machine must not stall isready).
+     */
+    public static void warmUp(RuleSet rs, long nodes, long maxMs) {
+        Search s = new Search(rs, new TranspositionTable(1));
+        s.search(Position.start(rs), new Limits(-1, -1, 0, 0, 0, 0, maxMs, 0, nodes, false), new TimeManager(0), null);
+    }
+
     public Evaluation evaluation() {
         return eval;
     }
@@ -81,6 +100,17 @@ public final class Search {
     /** Asks a running search to stop as soon as possible; it still reports its best move. */
     public void stop() {
         stop = true;
+        for (Search h : helpers) {
+            h.stop = true;
+        }
+    }
+
+    /**
+     * Search threads (UCI/USI {@code Threads}, XBoard {@code cores}), 1 to 64: the extra ones are Lazy SMP helpers.
+     * Strength limits (Skill Level) and MultiPV search on one thread.
+     */
+    public void setThreads(int n) {
+        threads = Math.max(1, Math.min(64, n));
     }
 
     /**
@@ -91,8 +121,13 @@ public final class Search {
         stop = false;
     }
 
+    /** Nodes of the last search, its helpers' included. */
     public long nodes() {
-        return nodes;
+        long n = nodes;
+        for (Search h : helpers) {
+            n += h.nodes;
+        }
+        return n;
     }
 
     /** Number of principal variations to report (UCI MultiPV), at least 1. */
@@ -149,6 +184,55 @@ public final class Search {
         if (rootMoves.length == 0) {
             return new Result(Move.NONE, Move.NONE, position.inCheck() || stalemateLoses ? -MATE : 0, 0, 0);
         }
+        int helperCount = threads > 1 && multiPv == 1 && noise == 0 && rootMoves.length > 1 ? threads - 1 : 0;
+        startHelpers(position, helperCount);
+        try {
+            return iterate(position, limits, rootMoves, maxDepth, listener);
+        } finally {
+            stopHelpers(helperCount);
+        }
+    }
+
+    /** Starts {@code count} helper searches on copies of the root; they run until {@link #stopHelpers}. */
+    private void startHelpers(Position root, int count) {
+        if (helpers.length < count) {
+            Search[] more = java.util.Arrays.copyOf(helpers, count);
+            for (int i = helpers.length; i < count; i++) {
+                more[i] = new Search(rs, tt);
+                more[i].depthOffset = (i + 1) & 1;
+            }
+            helpers = more;
+            helperThreads = java.util.Arrays.copyOf(helperThreads, count);
+        }
+        for (int i = 0; i < count; i++) {
+            Search h = helpers[i];
+            Position copy = root.copyWithHistory();
+            h.resetStop();
+            h.nodes = 0;
+            helperThreads[i] = new Thread(() -> h.search(copy, Limits.forever(), NO_CLOCK, null), "koma-helper-" + (i + 1));
+            helperThreads[i].setDaemon(true);
+            helperThreads[i].start();
+        }
+    }
+
+    private void stopHelpers(int count) {
+        for (int i = 0; i < count; i++) {
+            helpers[i].stop = true;
+        }
+        for (int i = 0; i < count; i++) {
+            try {
+                helperThreads[i].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static final TimeManager NO_CLOCK = new TimeManager(0);
+
+    /** Iterative deepening with aspiration windows, MultiPV lines, and the end conditions of {@code limits}. */
+    private Result iterate(Position position, Limits limits, int[] rootMoves, int maxDepth,
+                           Consumer<SearchInfo> listener) {
         int best = rootMoves[0], ponder = Move.NONE, bestScore = -INFINITE, reached = 0;
         int lines = Math.min(multiPv, rootMoves.length);
         int[] lineScore = new int[lines];
@@ -166,7 +250,7 @@ public final class Search {
                 }
                 int score;
                 while (true) {
-                    score = search(depth, alpha, beta, 0, true);
+                    score = search(Math.min(depth + depthOffset, MAX_PLY - 1), alpha, beta, 0, true);
                     if (stop) {
                         break;
                     }
@@ -197,7 +281,7 @@ public final class Search {
                     int[] pvLine = java.util.Arrays.copyOf(pv[0], pvLength[0]);
                     int mateIn = Math.abs(score) >= MATE_BOUND
                             ? (score > 0 ? (MATE - score + 1) / 2 : -(MATE + score) / 2) : 0;
-                    listener.accept(new SearchInfo(depth, Math.max(selDepth, depth), line + 1, score, mateIn, nodes,
+                    listener.accept(new SearchInfo(depth, Math.max(selDepth, depth), line + 1, score, mateIn, nodes(),
                             System.currentTimeMillis() - startMs, pvLine, tt.hashfull()));
                 }
             }
@@ -223,11 +307,15 @@ public final class Search {
                 break;
             }
         }
-        return new Result(best, ponder, bestScore, nodes, reached);
+        return new Result(best, ponder, bestScore, nodes(), reached);
     }
 
+    /**
+     * The hard stop: the clock is read every 64 nodes (a few microseconds of search), not every thousand, because a
+     * cold JVM or a loaded machine can spend hundreds of milliseconds on a few hundred nodes.
+     */
     private boolean timeUp() {
-        if ((nodes & 1023) == 0 && !pondering && System.currentTimeMillis() >= deadline) {
+        if ((nodes & 63) == 0 && !pondering && deadline != Long.MAX_VALUE && System.currentTimeMillis() >= deadline) {
             stop = true;
         }
         if (nodes >= nodeLimit) {

@@ -14,6 +14,12 @@ public final class TimeManager {
         this.overhead = overheadMs;
     }
 
+    /**
+     * {soft, hard} in milliseconds for the side to move, -1 for "no limit". The clock the opponent's referee
+     * keeps is wall time, which includes process scheduling on a loaded machine, so a reserve beyond the
+     * protocol overhead is never planned into the search: {@code overhead + min(main / 16, 100)} of the main
+     * time, and a fifth of a USI byoyomi period.
+     */
     public long[] budget(Limits l, int side) {
         if (l.infinite()) {
             return new long[]{-1, -1};
@@ -28,14 +34,17 @@ public final class TimeManager {
             return new long[]{-1, -1};
         }
         long main = Math.max(0, time);
+        long usable = Math.max(0, main - overhead - Math.min(main / 16, 100));
         int movesLeft = l.movesToGo() > 0 ? Math.min(l.movesToGo(), 40) : 30;
-        long soft = main / movesLeft + inc * 3 / 4;
-        long hard = Math.min(main / 4 + inc, soft * 4);
+        long soft = usable / movesLeft + inc * 3 / 4;
+        long hard = Math.min(usable / 5 + inc, soft * 4);
+        long ceiling = usable + inc / 2;
         if (l.byoyomi() > 0) {
-            soft += l.byoyomi() * 2 / 3;
-            hard += l.byoyomi();
+            long period = Math.max(1, l.byoyomi() - overhead - l.byoyomi() / 5);
+            soft += period / 2;
+            hard += period;
+            ceiling = usable + period;
         }
-        long ceiling = main + (l.byoyomi() > 0 ? l.byoyomi() : 0) - overhead;
         hard = Math.max(1, Math.min(hard, ceiling));
         soft = Math.max(1, Math.min(soft, hard));
         return new long[]{soft, hard};

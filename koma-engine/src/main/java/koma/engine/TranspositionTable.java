@@ -3,6 +3,8 @@ package koma.engine;
 /**
  * The transposition table: one entry per slot, a full 64-bit key and one packed long of data
  * ({@code move:26 | score:16 | depth:8 | bound:2}). Its size is set in megabytes (the Hash option).
+ * Several search threads share it without locks: a slot stores {@code key ^ data} beside {@code data}, so an
+ * entry torn by two threads writing at once fails the key check on probing and reads as empty.
  */
 public final class TranspositionTable {
     public static final int BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3;
@@ -31,17 +33,20 @@ public final class TranspositionTable {
     /** The data stored for the key, or 0 when there is none. */
     public long probe(long key) {
         int i = (int) key & mask;
-        return keys[i] == key ? data[i] : 0;
+        long d = data[i];
+        return (keys[i] ^ d) == key ? d : 0;
     }
 
     public void store(long key, int move, int score, int depth, int bound) {
         int i = (int) key & mask;
-        if (keys[i] == key && depthOf(data[i]) > depth && bound != BOUND_EXACT) {
+        long old = data[i];
+        if ((keys[i] ^ old) == key && depthOf(old) > depth && bound != BOUND_EXACT) {
             return; // keep the deeper result for the same position
         }
-        keys[i] = key;
-        data[i] = (move & 0x3FFFFFFL) | ((long) (score & 0xFFFF) << 26) | ((long) (depth & 0xFF) << 42)
+        long d = (move & 0x3FFFFFFL) | ((long) (score & 0xFFFF) << 26) | ((long) (depth & 0xFF) << 42)
                 | ((long) bound << 50);
+        keys[i] = key ^ d;
+        data[i] = d;
     }
 
     public static int moveOf(long d) {
@@ -64,7 +69,7 @@ public final class TranspositionTable {
     public int hashfull() {
         int used = 0;
         for (int i = 0; i < Math.min(1000, keys.length); i++) {
-            if (keys[i] != 0) {
+            if (data[i] != 0) {
                 used++;
             }
         }

@@ -85,4 +85,38 @@ class SearchTest {
         assertTrue(r.bestMove() != 0);
         assertTrue(elapsed < 5000, "a 300 ms search took " + elapsed + " ms");
     }
+
+    @Test
+    void lazySmpFindsTheSameMateAndCountsHelperNodes() {
+        // Rotlevi - Suchting, Carlsbad 1911 (chess.mates): 1.Qf8+ Kxf8 2.Rh8#, unique (Stockfish 15.1)
+        String fen = "6k1/1p1r1pp1/p1r3b1/3pPqB1/2pP4/Q1P4R/P3P2K/6R1 w - - 0 1";
+        RuleSet rs = RuleSet.of("chess");
+        TranspositionTable tt = new TranspositionTable(8);
+        Search s = new Search(rs, tt);
+        s.setThreads(2);
+        Search.Result r = s.search(Position.fromFen(rs, fen), Limits.depth(6), new TimeManager(0), null);
+        assertEquals("a3f8", best("chess", fen, r));
+        assertEquals(Search.MATE - 3, r.score());
+        Search one = new Search(rs, new TranspositionTable(8));
+        Search.Result r1 = one.search(Position.fromFen(rs, fen), Limits.depth(6), new TimeManager(0), null);
+        assertTrue(r.nodes() > 0 && r1.nodes() > 0);
+        // a second search on the same object reuses its helpers and still ends
+        Search.Result again = s.search(Position.fromFen(rs, fen), Limits.nodes(20_000), new TimeManager(0), null);
+        assertEquals("a3f8", best("chess", fen, again));
+    }
+
+    @Test
+    void repetitionBeforeTheRootIsSeenThroughCopyWithHistory() {
+        // knights out and back: the search's repetition check (Search.ruleScore) reads keyBack on the position it
+        // was given; the protocols hand it copyWithHistory(), which must carry the game's plies over
+        RuleSet rs = RuleSet.of("chess");
+        Position p = Position.start(rs);
+        for (String m : "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1".split(" ")) {
+            p.doMove(MoveNotation.parseUci(p, m));
+        }
+        Position c = p.copyWithHistory();
+        assertEquals(p.historyLength(), c.historyLength());
+        assertEquals(p.keyBack(4), c.keyBack(4));
+        assertEquals(0, p.copy().historyLength(), "plain copy() keeps no history");
+    }
 }

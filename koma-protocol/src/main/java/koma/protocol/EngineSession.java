@@ -46,6 +46,9 @@ public final class EngineSession {
     public static final int DEFAULT_HASH_MB = 16;
     private final TranspositionTable tt = new TranspositionTable(DEFAULT_HASH_MB);
     private final TimeManager timeManager = new TimeManager(30);
+    /** Search threads (the Threads option): Lazy SMP helpers beyond the first. */
+    static final int MAX_THREADS = 64;
+    private int threads = 1;
     /** The searcher for the current rule set, made on first use. */
     private Search search;
     private Thread searchThread;
@@ -129,7 +132,10 @@ public final class EngineSession {
             switch (w[0]) {
                 case "uci" -> identify("uciok");
                 case "usi" -> identify("usiok");
-                case "isready" -> out.println("readyok");
+                case "isready" -> {
+                    warmUp();
+                    out.println("readyok");
+                }
                 case "setoption" -> setOption(w);
                 case "ucinewgame", "usinewgame" -> {
                     waitForSearch();
@@ -174,6 +180,7 @@ public final class EngineSession {
         out.println("option name " + (dialect == Dialect.USI ? "USI_Hash" : "Hash") + " type spin default "
                 + DEFAULT_HASH_MB + " min 1 max 4096");
         out.println("option name " + (dialect == Dialect.USI ? "USI_Ponder" : "Ponder") + " type check default false");
+        out.println("option name Threads type spin default 1 min 1 max " + MAX_THREADS);
         out.println("option name MultiPV type spin default 1 min 1 max 256");
         out.println("option name Skill Level type spin default 20 min 0 max 20");
         out.println("option name UCI_LimitStrength type check default false");
@@ -211,6 +218,8 @@ public final class EngineSession {
             }
             waitForSearch();
             tt.resize(Integer.parseInt(value));
+        } else if (name.equalsIgnoreCase("Threads")) {
+            threads = intOption(name, value, 1, MAX_THREADS);
         } else if (name.equalsIgnoreCase("MultiPV")) {
             multiPv = intOption(name, value, 1, 256);
         } else if (name.equalsIgnoreCase("Skill Level")) {
@@ -299,6 +308,19 @@ public final class EngineSession {
         position = p;
     }
 
+    /** Rule sets whose search code the JIT has already seen in this process (see {@link Search#warmUp}). */
+    private final java.util.Set<String> warmedUp = new java.util.HashSet<>();
+
+    /** Warms the JVM up for the current rule set once, unless a search is running (isready must then answer at once). */
+    private void warmUp() {
+        if ((searchThread == null || !searchThread.isAlive()) && warmedUp.add(rules.id)) {
+            Search.warmUp(rules, WARM_UP_NODES, WARM_UP_MS);
+        }
+    }
+
+    /** Nodes of the warm-up search: a few hundred milliseconds on a cold JVM, enough for the JIT's hot methods. */
+    static final long WARM_UP_NODES = 100_000, WARM_UP_MS = 400;
+
     private void go(String[] w) {
         if (w.length >= 2 && w[1].equals("perft")) {
             if (w.length != 3 || !w[2].matches("\\d{1,2}") || Integer.parseInt(w[2]) < 1) {
@@ -315,10 +337,11 @@ public final class EngineSession {
         }
         Search searcher = search;
         searcher.setMultiPv(multiPv);
+        searcher.setThreads(threads);
         searcher.setSkill(effectiveSkill(), noiseSeeds.nextLong());
         searcher.setPondering(pondering);
         searcher.resetStop();
-        Position root = position.copy();
+        Position root = position.copyWithHistory();
         searchThread = new Thread(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> out.println(infoLine(root, info)));
             String best = r.bestMove() == Move.NONE ? (dialect == Dialect.USI ? "resign" : "0000")

@@ -36,6 +36,8 @@ public final class XBoardSession {
     private final PrintStream out;
     private final TranspositionTable tt = new TranspositionTable(EngineSession.DEFAULT_HASH_MB);
     private final TimeManager timeManager = new TimeManager(50);
+    /** Search threads from the {@code cores} command: Lazy SMP helpers beyond the first. */
+    private int cores = 1;
     private RuleSet rules = RuleSet.of("chess");
     private Search search;
     private Game game;
@@ -89,7 +91,14 @@ public final class XBoardSession {
         String arg = line.length() > cmd.length() ? line.substring(cmd.length()).strip() : "";
         try {
             switch (cmd) {
-                case "xboard", "accepted", "rejected", "random", "hard", "easy", "cores", "computer", "name",
+                case "cores" -> {
+                    int n = arg.matches("\\d{1,3}") ? Integer.parseInt(arg) : 0;
+                    if (n < 1) {
+                        throw new IllegalArgumentException("cores: expected a number of threads from 1 to 64, got '" + arg + "'");
+                    }
+                    cores = Math.min(n, 64);
+                }
+                case "xboard", "accepted", "rejected", "random", "hard", "easy", "computer", "name",
                      "rating", "ics" -> {
                 }
                 case "nopost" -> post = false;
@@ -200,7 +209,7 @@ public final class XBoardSession {
     private void features() {
         out.println("feature done=0");
         out.println("feature myname=\"" + EngineSession.NAME + "\" setboard=1 usermove=1 ping=1 san=0 sigint=0 "
-                + "sigterm=0 colors=0 analyze=1 memory=1 reuse=1 draw=0 playother=1 debug=1");
+                + "sigterm=0 colors=0 analyze=1 memory=1 smp=1 reuse=1 draw=0 playother=1 debug=1");
         out.println("feature variants=\"" + String.join(",", RuleSet.IDS) + "\"");
         out.println("feature done=1");
     }
@@ -290,6 +299,7 @@ public final class XBoardSession {
         Position root = game.position();
         Limits limits = analyzing ? Limits.forever() : limits(root.sideToMove());
         boolean analysis = analyzing;
+        searcher.setThreads(cores);
         searcher.resetStop();
         thinker = new Thread(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> {

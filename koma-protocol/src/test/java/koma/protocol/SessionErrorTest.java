@@ -156,6 +156,8 @@ class SessionErrorTest {
         "setoption UCI_Variant value chess",
         "setoption",
         "setoption name Hash value 0",
+        "setoption name Threads value 0",
+        "setoption name Threads value many",
     })
     void badSetoption(String command) {
         singleError(Dialect.UCI, command);
@@ -189,6 +191,19 @@ class SessionErrorTest {
         String usi = Transcript.usi("go btime 1000 wtime 1000 byoyomi 100", "isready");
         String usiBest = usi.lines().filter(l -> l.startsWith("bestmove ")).findFirst().orElseThrow().split(" ")[1];
         koma.rules.notation.MoveNotation.parseUsi(koma.rules.Position.start(koma.rules.RuleSet.of("shogi")), usiBest);
+    }
+
+    // Threads 2 (Lazy SMP): the search still reaches the depth asked and answers a legal move; isready follows
+    @Test
+    void twoThreadsSearchAndAnswer() {
+        String uci = Transcript.uci("setoption name Threads value 2", "position startpos moves e2e4", "go depth 5",
+                "isready");
+        assertTrue(uci.contains("info depth 5 "), uci);
+        String best = uci.lines().filter(l -> l.startsWith("bestmove ")).findFirst().orElseThrow().split(" ")[1];
+        koma.rules.Position p = koma.rules.Position.start(koma.rules.RuleSet.of("chess"));
+        p.doMove(koma.rules.notation.MoveNotation.parseUci(p, "e2e4"));
+        koma.rules.notation.MoveNotation.parseUci(p, best);
+        assertTrue(uci.contains("readyok"), uci);
     }
 
     // A bad 'go' parameter is refused with a message naming it, and no search starts.

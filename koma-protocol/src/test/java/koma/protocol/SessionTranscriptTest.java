@@ -29,6 +29,7 @@ class SessionTranscriptTest {
                 id author the Koma developers
                 option name Hash type spin default 16 min 1 max 4096
                 option name Ponder type check default false
+                option name Threads type spin default 1 min 1 max 64
                 option name MultiPV type spin default 1 min 1 max 256
                 option name Skill Level type spin default 20 min 0 max 20
                 option name UCI_LimitStrength type check default false
@@ -61,6 +62,7 @@ class SessionTranscriptTest {
                 id author the Koma developers
                 option name USI_Hash type spin default 16 min 1 max 4096
                 option name USI_Ponder type check default false
+                option name Threads type spin default 1 min 1 max 64
                 option name MultiPV type spin default 1 min 1 max 256
                 option name Skill Level type spin default 20 min 0 max 20
                 option name UCI_LimitStrength type check default false

@@ -157,6 +157,32 @@ public final class Position {
     }
 
     /** A deep copy with an empty undo history. */
+    /**
+     * A copy that also keeps the plies played on this object (its undo stack), so that a search on the copy sees
+     * the game's earlier positions for repetition ({@link #keyBack}) and may undo past its root.
+     */
+    public Position copyWithHistory() {
+        Position p = copy();
+        if (p.uKey.length < uKey.length) {
+            p.uMove = new int[uMove.length];
+            p.uMoved = new int[uMove.length];
+            p.uCaptured = new int[uMove.length];
+            p.uCastling = new int[uMove.length];
+            p.uEp = new int[uMove.length];
+            p.uHalfmove = new int[uMove.length];
+            p.uKey = new long[uMove.length];
+        }
+        System.arraycopy(uMove, 0, p.uMove, 0, sp);
+        System.arraycopy(uMoved, 0, p.uMoved, 0, sp);
+        System.arraycopy(uCaptured, 0, p.uCaptured, 0, sp);
+        System.arraycopy(uCastling, 0, p.uCastling, 0, sp);
+        System.arraycopy(uEp, 0, p.uEp, 0, sp);
+        System.arraycopy(uHalfmove, 0, p.uHalfmove, 0, sp);
+        System.arraycopy(uKey, 0, p.uKey, 0, sp);
+        p.sp = sp;
+        return p;
+    }
+
     public Position copy() {
         Position p = new Position(rs);
         System.arraycopy(board, 0, p.board, 0, squares);

@@ -1,0 +1,45 @@
+package koma.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The time budget keeps its reserve: the hard limit never reaches the clock, whatever the clock shows. */
+class TimeManagerTest {
+    private final TimeManager tm = new TimeManager(30);
+
+    @Test
+    void hardLimitStaysBelowTheClockMinusTheOverhead() {
+        for (long main = 0; main <= 5000; main += 7) {
+            for (long inc : new long[]{0, 10, 100, 1000}) {
+                long[] b = tm.budget(new Limits(main, main, inc, inc, 0, 0, -1, 0, -1, false), 0);
+                assertTrue(b[0] >= 1 && b[0] <= b[1], "soft within hard at " + main + "+" + inc);
+                assertTrue(b[1] <= Math.max(1, main - 30) + inc / 2,
+                        "hard " + b[1] + " ms at " + main + "+" + inc + " leaves no reserve");
+            }
+        }
+    }
+
+    @Test
+    void byoyomiKeepsAFifthAndTheOverheadOfThePeriod() {
+        long[] b = tm.budget(new Limits(0, 0, 0, 0, 0, 100, -1, 0, -1, false), 0);
+        assertEquals(50, b[1], "100 ms byoyomi: 100 - 30 overhead - 20 reserve");
+        assertTrue(b[0] <= b[1]);
+    }
+
+    @Test
+    void moveTimeAndInfinite() {
+        assertEquals(270, tm.budget(Limits.moveTime(300), 0)[1]);
+        assertEquals(-1, tm.budget(Limits.forever(), 0)[1]);
+        assertEquals(-1, tm.budget(Limits.depth(5), 1)[0]);
+    }
+
+    @Test
+    void oneSecondPlusTenMillisecondsSpendsAboutAThirtiethPerMove() {
+        long[] b = tm.budget(new Limits(1000, 1000, 10, 10, 0, 0, -1, 0, -1, false), 1);
+        // usable = 1000 - 30 - 62 = 908; soft = 908 / 30 + 7 = 37; hard = min(908 / 5 + 10, 4 * 37) = 148
+        assertEquals(37, b[0]);
+        assertEquals(148, b[1]);
+    }
+}

@@ -1,5 +1,6 @@
 package koma.protocol.match;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -463,7 +464,8 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
      * GNU Shogi 1.4's xshogi protocol, as found by reading its answers (Debian's gnushogi 1.4.2):
      * <ul>
      *   <li>it prints {@code GNU Shogi 1.4.2} at start and has no {@code feature}s, {@code ping}, {@code setboard},
-     *   {@code option} or {@code memory} (the first two commands it reads as illegal moves);</li>
+     *   {@code option} or {@code memory} (the first two commands it reads as illegal moves); a position is set up
+     *   in its {@code edit} mode;</li>
      *   <li>moves are USI strings; each move it accepts is echoed {@code N. M T}, a refused one gives
      *   {@code Illegal move ...}; its own move is printed {@code N. ... M T};</li>
      *   <li>{@code level 0 M:SS} sets a time per move (whole seconds, at least one) and answers {@code Clocks: ..},
@@ -562,10 +564,54 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
             sync(1, List.of());
         }
 
+        /**
+         * Its {@code edit} mode: {@code #} clears the board, {@code P7g} / {@code P2c+} places a piece of the colour
+         * being edited, {@code P*} adds one to its hand, {@code c} switches to the other colour, {@code .} ends. The
+         * first player then moves; for the second, {@code white} (it moves for white from now on) and {@code force}.
+         */
         @Override
         void setBoard(ThinkRequest request) throws EngineException {
-            throw new EngineException(name() + " cannot start from a set-up position (it has no setboard); use"
-                    + " openings from the start position (--random-plies, or 'startpos moves ...')");
+            String[] sfen = Fen.formatSfen(request.root()).split(" ");
+            List<String> black = new ArrayList<>(), white = new ArrayList<>();
+            String[] ranks = sfen[0].split("/");
+            for (int r = 0; r < ranks.length; r++) {
+                int file = ranks.length;
+                boolean promoted = false;
+                for (char ch : ranks[r].toCharArray()) {
+                    if (ch == '+') {
+                        promoted = true;
+                    } else if (Character.isDigit(ch)) {
+                        file -= ch - '0';
+                    } else {
+                        String piece = Character.toUpperCase(ch) + "" + file + (char) ('a' + r) + (promoted ? "+" : "");
+                        (Character.isUpperCase(ch) ? black : white).add(piece);
+                        file--;
+                        promoted = false;
+                    }
+                }
+            }
+            Matcher hand = Pattern.compile("(\\d*)([A-Za-z])").matcher(sfen[2]);
+            while (hand.find()) {
+                int n = hand.group(1).isEmpty() ? 1 : Integer.parseInt(hand.group(1));
+                char letter = hand.group(2).charAt(0);
+                for (int i = 0; i < n; i++) {
+                    (Character.isUpperCase(letter) ? black : white).add(Character.toUpperCase(letter) + "*");
+                }
+            }
+            send("edit");
+            send("#");
+            for (String p : black) {
+                send(p);
+            }
+            send("c");
+            for (String p : white) {
+                send(p);
+            }
+            send(".");
+            if (sfen[1].equals("w")) {
+                send("white");
+                send("force");
+            }
         }
 
         @Override

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import koma.rules.Position;
 import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
 import koma.rules.notation.MoveNotation;
 
 /**
@@ -70,12 +71,32 @@ class GnuShogiTest {
     }
 
     @Test
+    void setsUpAPositionWithHandsAndTheSecondPlayerToMove() throws Exception {
+        // gote to move with a rook in hand, sente with two pawns: a board or side set up wrongly shows as a move
+        // that is illegal here (sente's, or a drop of a piece gote does not hold)
+        for (String sfen : List.of("4ks3/9/9/9/9/9/9/9/4KG3 w 2Pr 1",
+                "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5",
+                "4k4/9/4+P4/9/9/9/9/9/4K4 w 3p 1")) {
+            try (XBoardClient c = XBoardClient.start(gnushogi(List.of()), SHOGI)) {
+                c.newGame();
+                Position root = Fen.parseSfen(SHOGI, sfen);
+                ThinkRequest r = new ThinkRequest(root, false, List.of(), List.of(), root.sideToMove(),
+                        TimeControl.moveTime(200), new long[]{0, 0});
+                Reply reply = c.think(r, 200 + 800);
+                assertEquals(Reply.Kind.MOVE, reply.kind(), sfen + ": " + reply);
+                MoveNotation.parse(root.copy(), reply.move(), MoveNotation.Style.USI); // throws when illegal
+            }
+        }
+    }
+
+    @Test
     void aFixedDepthIsSentWithItsPrompt() throws Exception {
         try (XBoardClient c = XBoardClient.start(gnushogi(List.of()), SHOGI)) {
             c.newGame();
             List<String> moves = List.of("7g7f", "3c3d", "8h2b+", "3a2b");
             ThinkRequest r = request(moves, 300);
-            r = new ThinkRequest(r.root(), true, r.uciMoves(), r.usiMoves(), r.side(), TimeControl.depth(2), r.timeLeftMs());
+            r = new ThinkRequest(r.root(), true, r.uciMoves(), r.usiMoves(), r.side(), TimeControl.depth(2),
+                    r.timeLeftMs());
             // 'depth' prints a prompt without a newline, which then prefixes the next line (the first move's echo)
             Reply reply = c.think(r, 5_000);
             assertEquals(Reply.Kind.MOVE, reply.kind(), reply.toString());

@@ -105,27 +105,9 @@ public final class KomaServer implements AutoCloseable {
             games.move(g, seat, move, ply);
             answer(ctx, g, seat);
         });
-        app.post("/api/games/{id}/resign", ctx -> {
-            LiveGame g = games.get(ctx.pathParam("id"));
-            body(ctx);
-            Seat seat = seat(ctx, g);
-            games.resign(g, seat);
-            answer(ctx, g, seat);
-        });
-        app.post("/api/games/{id}/draw", ctx -> {
-            LiveGame g = games.get(ctx.pathParam("id"));
-            String action = body(ctx).string("action", true, 16);
-            Seat seat = seat(ctx, g);
-            games.draw(g, seat, action);
-            answer(ctx, g, seat);
-        });
-        app.post("/api/games/{id}/claim", ctx -> {
-            LiveGame g = games.get(ctx.pathParam("id"));
-            String kind = body(ctx).string("kind", true, 16);
-            Seat seat = seat(ctx, g);
-            games.claim(g, seat, kind);
-            answer(ctx, g, seat);
-        });
+        seatAction("resign", null, (g, seat, value) -> games.resign(g, seat));
+        seatAction("draw", "action", games::draw);
+        seatAction("claim", "kind", games::claim);
         app.get("/api/games/{id}/export", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
             String format = ctx.queryParam("format");
@@ -206,6 +188,26 @@ public final class KomaServer implements AutoCloseable {
         if (length > MAX_BODY) {
             throw new ApiException(413, "body: " + length + " bytes is over the limit of " + MAX_BODY + " bytes");
         }
+    }
+
+    /** What a seat's action does with the game, the seat and the body's one field (null when there is none). */
+    private interface SeatAction {
+        void apply(LiveGame g, Seat seat, String value);
+    }
+
+    /**
+     * {@code POST /api/games/{id}/<name>}: reads the body (and its required field {@code field}, unless null) before
+     * the seat, so that a malformed request is a 400 whoever sends it, then applies the action and answers the game.
+     */
+    private void seatAction(String name, String field, SeatAction action) {
+        app.post("/api/games/{id}/" + name, ctx -> {
+            LiveGame g = games.get(ctx.pathParam("id"));
+            Body body = body(ctx);
+            String value = field == null ? null : body.string(field, true, 16);
+            Seat seat = seat(ctx, g);
+            action.apply(g, seat, value);
+            answer(ctx, g, seat);
+        });
     }
 
     private void answer(Context ctx, LiveGame g, Seat seat) {

@@ -170,21 +170,7 @@ class GameRecordFormatsTest {
         starts.add(null);
         starts.addAll(STARTS.get("shogi"));
         for (String start : starts) {
-            GameRecord g = randomGame("shogi", start, rnd, 100);
-            Position p = g.startPosition();
-            int previousTo = -1;
-            for (int m : g.moveInts()) {
-                java.util.Set<String> seen = new java.util.HashSet<>();
-                for (int x : p.legalMoves()) {
-                    String j = ShogiNotation.japanese(p, x, previousTo);
-                    assertTrue(seen.add(j), "two moves written " + j + " in " + Fen.format(p));
-                    assertEquals(x, ShogiNotation.parseJapanese(p, j, previousTo), j + " in " + Fen.format(p));
-                    assertEquals(x, ShogiNotation.parseJapanese(p, "▲" + j, previousTo), j);
-                    checked++;
-                }
-                previousTo = Move.to(m);
-                p.doMove(m);
-            }
+            checked += checkJapaneseRoundTrip(randomGame("shogi", start, rnd, 100), true);
         }
         assertTrue(checked > 1000, "checked " + checked);
     }
@@ -196,21 +182,33 @@ class GameRecordFormatsTest {
         int checked = 0;
         for (int k = 0; k < 3; k++) {
             GameRecord g = randomGame(variant, k == 2 && STARTS.containsKey(variant) ? STARTS.get(variant).get(0) : null, rnd, 120);
-            Position p = g.startPosition();
-            int previousTo = -1;
-            for (int m : g.moveInts()) {
-                java.util.Set<String> seen = new java.util.HashSet<>();
-                for (int x : p.legalMoves()) {
-                    String j = ShogiNotation.japanese(p, x, previousTo);
-                    assertTrue(seen.add(j), "two moves written " + j + " in " + Fen.format(p));
-                    assertEquals(x, ShogiNotation.parseJapanese(p, j, previousTo), j + " in " + Fen.format(p));
-                    checked++;
-                }
-                previousTo = Move.to(m);
-                p.doMove(m);
-            }
+            checked += checkJapaneseRoundTrip(g, false);
         }
         assertTrue(checked > 5000, "checked " + checked);
+    }
+
+    /**
+     * Along the game, every legal move's Japanese text is unique in its position and reads back to the move
+     * (also with the ▲ mark when {@code withMark}); returns the number of moves checked.
+     */
+    private static int checkJapaneseRoundTrip(GameRecord g, boolean withMark) {
+        Position p = g.startPosition();
+        int previousTo = -1, checked = 0;
+        for (int m : g.moveInts()) {
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int x : p.legalMoves()) {
+                String j = ShogiNotation.japanese(p, x, previousTo);
+                assertTrue(seen.add(j), "two moves written " + j + " in " + Fen.format(p));
+                assertEquals(x, ShogiNotation.parseJapanese(p, j, previousTo), j + " in " + Fen.format(p));
+                if (withMark) {
+                    assertEquals(x, ShogiNotation.parseJapanese(p, "▲" + j, previousTo), j);
+                }
+                checked++;
+            }
+            previousTo = Move.to(m);
+            p.doMove(m);
+        }
+        return checked;
     }
 
     // ------------------------------------------------------------------ published games

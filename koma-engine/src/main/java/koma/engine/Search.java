@@ -22,6 +22,8 @@ public final class Search {
     static final int MAX_PLY = 128;
     /** How far back the search looks for a repetition in drop games, where no move is irreversible. */
     static final int REPETITION_WINDOW = 100;
+    /** At most this many pieces on the board and none in hand: the side may be stalemated ({@link #mayLackMoves}). */
+    static final int FEW_PIECES = 3;
 
     private final RuleSet rs;
     private final Evaluation eval;
@@ -39,6 +41,8 @@ public final class Search {
     private final boolean perpetualLoses;
     private final boolean stalemateLoses;
     private final int moveRulePlies;
+    /** The types that can be held in hand (none without drops). */
+    private final int[] handTypes;
 
     private volatile boolean stop;
     /** While pondering the clock does not run; {@link #ponderhit} starts it. */
@@ -76,6 +80,7 @@ public final class Search {
             scores[i] = new int[moves[i].length];
         }
         this.history = new int[(rs.pieceCount() + 1) * 2 * squares];
+        this.handTypes = rs.drops ? probe.handTypes() : new int[0];
         this.perpetualLoses = rs.endRules.repetition().perpetualCheckLoses();
         this.stalemateLoses = rs.endRules.stalemate() == Outcome.LOSS;
         int claim = rs.endRules.moveRule().claimPlies();
@@ -407,6 +412,15 @@ public final class Search {
                 return ttScore;
             }
         }
+        int[] list = moves[ply];
+        int n = -1;
+        if (!inCheck && mayLackMoves()) {
+            // a bare side may have no legal move: settle that before any pruning assumes it can move
+            n = pos.legalMoves(list);
+            if (n == 0) {
+                return noMoveScore(ply);
+            }
+        }
         int staticEval = inCheck ? -INFINITE : evaluate();
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && depth <= 3 && Math.abs(beta) < MATE_BOUND && staticEval - 120 * depth >= beta) {
@@ -426,10 +440,11 @@ public final class Search {
                 return score >= MATE_BOUND ? beta : score;
             }
         }
-        int[] list = moves[ply];
-        int n = pos.legalMoves(list);
+        if (n < 0) {
+            n = pos.legalMoves(list);
+        }
         if (n == 0) {
-            return inCheck || stalemateLoses ? -MATE + ply : 0;
+            return inCheck ? -MATE + ply : noMoveScore(ply);
         }
         orderMoves(list, scores[ply], n, ttMove, ply);
         int bestScore = -INFINITE, bestMove = Move.NONE, origAlpha = alpha;
@@ -517,6 +532,9 @@ public final class Search {
                 return -MATE + ply;
             }
         } else {
+            if (mayLackMoves() && pos.legalMoves(list) == 0) {
+                return noMoveScore(ply); // stalemate: a loss in the shogi family, a draw elsewhere
+            }
             standPat = evaluate();
             if (standPat >= beta || ply >= MAX_PLY - 1) {
                 return standPat;
@@ -571,6 +589,30 @@ public final class Search {
             v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;
         }
         return v;
+    }
+
+    /**
+     * Whether the side to move is bare enough (at most {@link #FEW_PIECES} pieces on the board, none in hand) that it
+     * may have no legal move. Only then do the search and quiescence generate moves before standing pat or pruning:
+     * otherwise a stalemate (a loss in the shogi family, a draw in chess) just over the horizon would be scored by the
+     * static evaluation, and a mate by stalemate missed or a stalemate walked into.
+     */
+    private boolean mayLackMoves() {
+        int us = pos.sideToMove();
+        if (pos.pieceCount(us) > FEW_PIECES) {
+            return false;
+        }
+        for (int type : handTypes) {
+            if (pos.handCount(us, type) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The score of a side to move that has no legal move and is not in check. */
+    private int noMoveScore(int ply) {
+        return stalemateLoses ? -MATE + ply : 0;
     }
 
     private boolean hasPieces() {

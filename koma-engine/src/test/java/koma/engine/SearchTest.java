@@ -69,6 +69,23 @@ class SearchTest {
     }
 
     @Test
+    void stalemateOneMoveAheadIsSeenByEverySearchDepth() {
+        // Qb6 stalemates (a draw in chess); Qb7 mates. Every root move at depth 1 is scored by quiescence, which
+        // used to stand pat on the static evaluation (a queen up) for the stalemated side.
+        RuleSet rs = RuleSet.of("chess");
+        String fen = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1";
+        Position p = Position.fromFen(rs, fen);
+        Search s = new Search(rs, new TranspositionTable(8));
+        s.setMultiPv(64);
+        java.util.Map<String, Integer> scores = new java.util.HashMap<>();
+        s.search(p, Limits.depth(1), new TimeManager(0), info -> scores.put(MoveNotation.format(p, info.pv()[0],
+                MoveNotation.Style.UCI), info.score()));
+        assertEquals(0, scores.get("b1b6"), "Qb6 is stalemate: " + scores);
+        assertEquals(Search.MATE - 1, scores.get("b1b7"), "Qb7 is mate: " + scores);
+        assertTrue(scores.get("b1b2") > 500, "a quiet queen move keeps the queen's value: " + scores);
+    }
+
+    @Test
     void noLegalMoveGivesNoBestMove() {
         Search.Result r = search("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Limits.depth(3));
         assertEquals(0, r.bestMove());

@@ -34,7 +34,13 @@ public final class Evaluation {
      * the royal piece's centralisation and rank; king-shelter: a friendly piece next to the king; king-danger: an
      * enemy piece within two squares (twice when adjacent); king-hand-danger: per eighth of (enemy non-pawn pieces in
      * hand, at most 8) x (empty squares next to the king); scarcity: (4 - stones left)^2 in extinction games;
-     * tempo: the side to move's bonus; hand-bonus-percent: only the default of a missing {@code hand X} value.
+     * tempo: the side to move's bonus; hand-bonus-percent: only the default of a missing {@code hand X} value;
+     * mobility: only the default of a missing {@code mobility X} (per square a piece of type X can move to or capture
+     * on); passed / passed-eg: per squared relative rank of a passed pawn (no enemy pawn ahead on its own or the next
+     * files), the second scaled by the endgame share 1 - phase; doubled: per pawn beyond the first on a file;
+     * isolated: per pawn without friendly pawns on the next files; king-center-eg: the royal piece's
+     * centralisation times the endgame share. The phase is the non-pawn material on the board over that of the
+     * start position (1 at the start, 0 with pawns and kings only).
      */
     static final Map<String, Integer> NAMED;
 
@@ -53,6 +59,12 @@ public final class Evaluation {
         m.put("scarcity", 0);
         m.put("tempo", 10);
         m.put("hand-bonus-percent", 10);
+        m.put("mobility", 0);
+        m.put("passed", 0);
+        m.put("passed-eg", 0);
+        m.put("doubled", 0);
+        m.put("isolated", 0);
+        m.put("king-center-eg", 0);
         NAMED = Collections.unmodifiableMap(m);
     }
 
@@ -64,7 +76,24 @@ public final class Evaluation {
     /** Parameter index of each piece type's board value (-1 for the royal piece) and hand value (-1: none). */
     private final int[] valueParam, handParam;
     private final int pAdvance, pAdvance2, pPawnCenter, pCenter, pZone, pKingCenter, pKingAdvance, pShelter,
-            pDanger, pHandDanger, pScarcity, pTempo;
+            pDanger, pHandDanger, pScarcity, pTempo, pPassed, pPassedEg, pDoubled, pIsolated, pKingEg;
+    /** Parameter index of each piece type's mobility weight (-1: none, for royal pieces and pawns). */
+    private final int[] mobilityParam;
+    /** mobilityWeight[type]: its weight; {@link #mobilityOn} when any is not zero. */
+    private final int[] mobilityWeight;
+    private final boolean mobilityOn, pawnTermsOn;
+    private final boolean hasPawns;
+    private final int passed, passedEg, doubled, isolated, kingEg;
+    /** Phase: non-pawn, non-royal material on the board at the start ({@link #phase} is 256 there). */
+    private final int phaseMaterial;
+    /** kingCentral2[sq]: twice the centralisation of a square (the king-center coefficient). */
+    private final int[] kingCentral2;
+    /**
+     * Scratch for the pawn-structure pass (per file: pawn counts of each colour, the highest rank of the second
+     * player's pawns, the lowest of the first's) and its result; preallocated, one Evaluation per search thread.
+     */
+    private final int[] pawnsOnFile0, pawnsOnFile1, maxRank1, minRank0;
+    private final int[] structure = new int[3];
     /** psq[code * squares + sq]: value of that piece on that square, for its owner. */
     private final int[] psq;
     /** handValue[type]: value of one piece of that type in hand. */
@@ -100,7 +129,8 @@ public final class Evaluation {
         for (String key : given.keySet()) {
             if (!NAMED.containsKey(key) && !isPieceKey(rs, key)) {
                 throw new IllegalArgumentException("unknown evaluation weight '" + key + "' for " + rs.id
-                        + " (known: piece letters, 'hand X' for a droppable piece, " + NAMED.keySet() + ")");
+                        + " (known: piece letters, 'hand X' for a droppable piece, 'mobility X' for a piece that is "
+                        + "neither royal nor a pawn, " + NAMED.keySet() + ")");
             }
         }
         List<Integer> values = new ArrayList<>();
@@ -133,7 +163,47 @@ public final class Evaluation {
         pHandDanger = royal && rs.drops ? named("king-hand-danger", given, values) : -1;
         pScarcity = extinction ? named("scarcity", given, values) : -1;
         pTempo = named("tempo", given, values);
+        boolean pawns = false;
+        mobilityParam = new int[n];
+        java.util.Arrays.fill(mobilityParam, -1);
+        int mobilityDefault = given.getOrDefault("mobility", NAMED.get("mobility"));
+        for (PieceType p : rs.pieces) {
+            pawns |= p.pawn() && !p.royal();
+            if (hasMobility(p)) {
+                String key = "mobility " + p.letter();
+                mobilityParam[p.index()] = add(key, given.getOrDefault(key, mobilityDefault), values);
+            }
+        }
+        hasPawns = pawns;
+        pPassed = pawns ? named("passed", given, values) : -1;
+        pPassedEg = pawns ? named("passed-eg", given, values) : -1;
+        pDoubled = pawns ? named("doubled", given, values) : -1;
+        pIsolated = pawns ? named("isolated", given, values) : -1;
+        pKingEg = royal ? named("king-center-eg", given, values) : -1;
         w = values.stream().mapToInt(Integer::intValue).toArray();
+        mobilityWeight = new int[n];
+        boolean mob = false;
+        for (int t = 0; t < n; t++) {
+            mobilityWeight[t] = weight(mobilityParam[t]);
+            mob |= mobilityWeight[t] != 0;
+        }
+        mobilityOn = mob;
+        passed = weight(pPassed);
+        passedEg = weight(pPassedEg);
+        doubled = weight(pDoubled);
+        isolated = weight(pIsolated);
+        kingEg = weight(pKingEg);
+        pawnTermsOn = passed != 0 || passedEg != 0 || doubled != 0 || isolated != 0;
+        Geometry g = rs.geometry;
+        pawnsOnFile0 = new int[g.files];
+        pawnsOnFile1 = new int[g.files];
+        maxRank1 = new int[g.files];
+        minRank0 = new int[g.files];
+        kingCentral2 = new int[squares];
+        for (int sq = 0; sq < squares; sq++) {
+            double df = Math.abs(g.file(sq) - (g.files - 1) / 2.0), dr = Math.abs(g.rank(sq) - (g.ranks - 1) / 2.0);
+            kingCentral2[sq] = (int) Math.round(2 * (g.files / 2.0 - Math.max(df, dr)));
+        }
 
         value = new int[n];
         handValue = new int[n];
@@ -146,6 +216,14 @@ public final class Evaluation {
         kingHandDanger = weight(pHandDanger);
         scarcity = weight(pScarcity);
         tempo = weight(pTempo);
+        Position start = Position.start(rs);
+        int material = 0;
+        for (int c = 0; c < 2; c++) {
+            for (int i = 0; i < start.pieceCount(c); i++) {
+                material += phaseValue(start.typeAt(start.pieceSquare(c, i)));
+            }
+        }
+        phaseMaterial = Math.max(1, material);
         psq = new int[(n + 1) * 2 * squares];
         double[] coef = new double[w.length];
         for (PieceType p : rs.pieces) {
@@ -165,10 +243,106 @@ public final class Evaluation {
     }
 
     private static boolean isPieceKey(RuleSet rs, String key) {
-        String letter = key.startsWith("hand ") ? key.substring(5).strip() : key;
+        boolean mobility = key.startsWith("mobility ");
+        String letter = key.startsWith("hand ") ? key.substring(5).strip() : mobility ? key.substring(9).strip() : key;
         int t = rs.typeOf(letter);
         return t >= 0 && !rs.piece(t).royal() && rs.piece(t).letter().equals(letter) && (!key.startsWith("hand ")
-                || rs.drops);
+                || rs.drops) && (!mobility || hasMobility(rs.piece(t)));
+    }
+
+    /** Pieces with a mobility weight: all but royal pieces and pawns. */
+    private static boolean hasMobility(PieceType p) {
+        return !p.royal() && !p.pawn();
+    }
+
+    /** A piece's share of the phase: its value when it is neither royal nor a pawn. */
+    private int phaseValue(int type) {
+        PieceType p = rs.piece(type);
+        return p.royal() || p.pawn() ? 0 : value[type];
+    }
+
+    /** The game phase, 256 with the start position's non-pawn material on the board down to 0 with none. */
+    private int phase(Position p) {
+        int material = 0;
+        for (int c = 0; c < 2; c++) {
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                material += phaseValue(p.typeAt(p.pieceSquare(c, i)));
+            }
+        }
+        return Math.min(256, material * 256 / phaseMaterial);
+    }
+
+    /**
+     * The pawn structure, first player minus second, into {@link #structure}: the sum of squared relative ranks of
+     * passed pawns, the doubled pawns, the isolated pawns.
+     */
+    private void pawnStructure(Position p) {
+        Geometry g = rs.geometry;
+        int files = g.files;
+        java.util.Arrays.fill(pawnsOnFile0, 0);
+        java.util.Arrays.fill(pawnsOnFile1, 0);
+        java.util.Arrays.fill(maxRank1, -1);
+        java.util.Arrays.fill(minRank0, g.ranks);
+        for (int c = 0; c < 2; c++) {
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                if (!rs.piece(p.typeAt(sq)).pawn()) {
+                    continue;
+                }
+                int f = g.file(sq), r = g.rank(sq);
+                if (c == 0) {
+                    pawnsOnFile0[f]++;
+                    minRank0[f] = Math.min(minRank0[f], r);
+                } else {
+                    pawnsOnFile1[f]++;
+                    maxRank1[f] = Math.max(maxRank1[f], r);
+                }
+            }
+        }
+        int passedSum = 0, doubledSum = 0, isolatedSum = 0;
+        for (int c = 0; c < 2; c++) {
+            int sign = c == 0 ? 1 : -1;
+            int[] own = c == 0 ? pawnsOnFile0 : pawnsOnFile1;
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                if (!rs.piece(p.typeAt(sq)).pawn()) {
+                    continue;
+                }
+                int f = g.file(sq), r = g.rank(sq);
+                boolean free = true;
+                boolean neighbours = false;
+                for (int ff = Math.max(0, f - 1); ff <= Math.min(files - 1, f + 1); ff++) {
+                    free &= c == 0 ? maxRank1[ff] <= r : minRank0[ff] >= r;
+                    neighbours |= ff != f && own[ff] > 0;
+                }
+                if (free) {
+                    int rel = g.relativeRank(c, sq);
+                    passedSum += sign * rel * rel;
+                }
+                if (!neighbours) {
+                    isolatedSum += sign;
+                }
+            }
+            for (int f = 0; f < files; f++) {
+                doubledSum += sign * Math.max(0, own[f] - 1);
+            }
+        }
+        structure[0] = passedSum;
+        structure[1] = doubledSum;
+        structure[2] = isolatedSum;
+    }
+
+    /** Mobility of one side weighted per piece type. */
+    private int mobility(Position p, int c) {
+        int s = 0;
+        for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+            int sq = p.pieceSquare(c, i);
+            int wt = mobilityWeight[p.typeAt(sq)];
+            if (wt != 0) {
+                s += wt * p.mobility(sq);
+            }
+        }
+        return s;
     }
 
     private int add(String key, int v, List<Integer> values) {
@@ -260,8 +434,22 @@ public final class Evaluation {
 
     /** Evaluation of the position for the side to move. */
     public int evaluate(Position p) {
-        int s0 = side(p, 0), s1 = side(p, 1);
-        return (p.sideToMove() == 0 ? s0 - s1 : s1 - s0) + tempo;
+        int s = side(p, 0) - side(p, 1);
+        if (mobilityOn) {
+            s += mobility(p, 0) - mobility(p, 1);
+        }
+        if (pawnTermsOn || kingEg != 0) {
+            int eg = 256 - phase(p);
+            if (pawnTermsOn) {
+                pawnStructure(p);
+                s += passed * structure[0] + passedEg * structure[0] * eg / 256 + doubled * structure[1]
+                        + isolated * structure[2];
+            }
+            if (kingEg != 0 && p.kingSquare(0) >= 0 && p.kingSquare(1) >= 0) {
+                s += kingEg * (kingCentral2[p.kingSquare(0)] - kingCentral2[p.kingSquare(1)]) * eg / 512;
+            }
+        }
+        return (p.sideToMove() == 0 ? s : -s) + tempo;
     }
 
     /** Everything one side owns: pieces on the board and in hand, king safety, scarcity. */
@@ -371,5 +559,27 @@ public final class Evaluation {
             }
         }
         coef[pTempo] += 1;
+        int sign = us == 0 ? 1 : -1;
+        double eg = (256 - phase(p)) / 256.0;
+        for (int c = 0; c < 2; c++) {
+            int cs = c == 0 ? sign : -sign;
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                int param = mobilityParam[p.typeAt(sq)];
+                if (param >= 0) {
+                    coef[param] += cs * p.mobility(sq);
+                }
+            }
+        }
+        if (hasPawns) {
+            pawnStructure(p);
+            coef[pPassed] += sign * structure[0];
+            coef[pPassedEg] += sign * structure[0] * eg;
+            coef[pDoubled] += sign * structure[1];
+            coef[pIsolated] += sign * structure[2];
+        }
+        if (royal && p.kingSquare(0) >= 0 && p.kingSquare(1) >= 0) {
+            coef[pKingEg] += sign * (kingCentral2[p.kingSquare(0)] - kingCentral2[p.kingSquare(1)]) * eg / 2;
+        }
     }
 }

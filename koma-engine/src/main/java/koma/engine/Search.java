@@ -24,6 +24,10 @@ public final class Search {
     static final int REPETITION_WINDOW = 100;
     /** At most this many pieces on the board and none in hand: the side may be stalemated ({@link #mayLackMoves}). */
     static final int FEW_PIECES = 3;
+    /** Shallow-depth pruning of quiet moves: the depths it applies to and its margins (centipawns). */
+    /** History scores stay within +-HISTORY_MAX; at most QUIETS_KEPT quiet moves per node get the malus. */
+    static final int HISTORY_MAX = 1 << 14, QUIETS_KEPT = 64;
+    static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
 
     private final RuleSet rs;
     private final Evaluation eval;
@@ -35,6 +39,10 @@ public final class Search {
     private final int[] pvLength = new int[MAX_PLY + 1];
     private final int[][] killers = new int[MAX_PLY + 1][2];
     private final int[] history;
+    /** counterMoves[code * squares + to]: the quiet reply that last refuted the move of piece {@code code} to {@code to}. */
+    private final int[] counterMoves;
+    /** The quiet moves searched so far at each ply, for the history malus when another move cuts off. */
+    private final int[][] quietsTried = new int[MAX_PLY + 1][QUIETS_KEPT];
     /** checkAt[ply]: the side to move at that ply is in check (for perpetual-check detection). */
     private final boolean[] checkAt = new boolean[MAX_PLY + 2];
     private final int squares;
@@ -80,6 +88,7 @@ public final class Search {
             scores[i] = new int[moves[i].length];
         }
         this.history = new int[(rs.pieceCount() + 1) * 2 * squares];
+        this.counterMoves = new int[(rs.pieceCount() + 1) * 2 * squares];
         this.handTypes = rs.drops ? probe.handTypes() : new int[0];
         this.perpetualLoses = rs.endRules.repetition().perpetualCheckLoses();
         this.stalemateLoses = rs.endRules.stalemate() == Outcome.LOSS;
@@ -185,6 +194,7 @@ public final class Search {
             k[0] = k[1] = Move.NONE;
         }
         java.util.Arrays.fill(history, 0);
+        java.util.Arrays.fill(counterMoves, Move.NONE);
         int[] rootMoves = position.legalMoves();
         if (rootMoves.length == 0) {
             return new Result(Move.NONE, Move.NONE, position.inCheck() || stalemateLoses ? -MATE : 0, 0, 0);
@@ -421,6 +431,10 @@ public final class Search {
                 return noMoveScore(ply);
             }
         }
+        // internal iterative reduction: with no hash move to try first, a deep search is mostly wasted; go shallower
+        if (ttMove == Move.NONE && depth >= 4 && ply > 0) {
+            depth--;
+        }
         int staticEval = inCheck ? -INFINITE : evaluate();
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && depth <= 3 && Math.abs(beta) < MATE_BOUND && staticEval - 120 * depth >= beta) {
@@ -446,9 +460,15 @@ public final class Search {
         if (n == 0) {
             return inCheck ? -MATE + ply : noMoveScore(ply);
         }
-        orderMoves(list, scores[ply], n, ttMove, ply);
+        int counter = counterMove();
+        orderMoves(list, scores[ply], n, ttMove, ply, counter);
         int bestScore = -INFINITE, bestMove = Move.NONE, origAlpha = alpha;
-        int searched = 0;
+        int searched = 0, quietsSeen = 0;
+        // shallow-depth pruning of quiet moves that do not give check: futility (the static evaluation is far below
+        // alpha) and late-move pruning (the move comes late in the ordering)
+        boolean pruneQuiets = !pvNode && !inCheck && depth <= LMP_DEPTH && Math.abs(alpha) < MATE_BOUND;
+        boolean futile = pruneQuiets && depth <= FUTILITY_DEPTH
+                && staticEval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
         for (int i = 0; i < n; i++) {
             int m = pickNext(list, scores[ply], i, n);
             if (ply == 0 && isExcluded(m)) {
@@ -456,13 +476,25 @@ public final class Search {
             }
             boolean quiet = isQuiet(m);
             pos.doMove(m);
+            if (pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth))
+                    && !pos.inCheck()) {
+                pos.undoMove();
+                continue;
+            }
+            if (quiet && quietsSeen < QUIETS_KEPT) {
+                quietsTried[ply][quietsSeen] = m;
+            }
+            if (quiet) {
+                quietsSeen++;
+            }
             int score;
             int newDepth = depth - 1;
             if (searched++ == 0) {
                 score = -search(newDepth, -beta, -alpha, ply + 1, true);
             } else {
                 int reduction = 0;
-                if (quiet && depth >= 3 && i >= 3 && !inCheck && m != killers[ply][0] && m != killers[ply][1]) {
+                if (quiet && depth >= 3 && i >= 3 && !inCheck && m != killers[ply][0] && m != killers[ply][1]
+                        && m != counter) {
                     reduction = 1 + (i >= 8 ? 1 : 0) + (depth >= 8 && i >= 16 ? 1 : 0);
                     if (pvNode) {
                         reduction--;
@@ -494,8 +526,7 @@ public final class Search {
                                 killers[ply][1] = killers[ply][0];
                                 killers[ply][0] = m;
                             }
-                            int h = historyIndex(m);
-                            history[h] = Math.min(history[h] + depth * depth, 1 << 20);
+                            rewardQuiet(m, ply, depth, Math.min(quietsSeen, QUIETS_KEPT));
                         }
                         break;
                     }
@@ -542,7 +573,7 @@ public final class Search {
             alpha = Math.max(alpha, standPat);
             k = pos.tacticalMoves(list);
         }
-        orderMoves(list, scores[ply], k, Move.NONE, ply);
+        orderMoves(list, scores[ply], k, Move.NONE, ply, Move.NONE);
         int best = inCheck ? -MATE + ply : standPat;
         for (int i = 0; i < k; i++) {
             int m = pickNext(list, scores[ply], i, k);
@@ -552,6 +583,9 @@ public final class Search {
             if (!inCheck && !Move.isPromotion(m) && Move.kind(m) != Move.EN_PASSANT
                     && standPat + eval.value(pos.typeAt(Move.to(m))) + 200 < alpha) {
                 continue; // delta pruning: even winning the piece cannot reach alpha
+            }
+            if (!inCheck && losingCapture(m)) {
+                continue;
             }
             pos.doMove(m);
             int score = -quiesce(-beta, -alpha, ply + 1);
@@ -570,6 +604,56 @@ public final class Search {
             }
         }
         return best;
+    }
+
+    /**
+     * A quiet move cut off: its history rises, the quiet moves tried before it at this node fall (history gravity:
+     * each update moves the score a share of the way toward +-HISTORY_MAX), and it becomes the counter move of the
+     * previous move.
+     */
+    private void rewardQuiet(int m, int ply, int depth, int tried) {
+        int bonus = Math.min(16 * depth * depth, 1200);
+        for (int j = 0; j < tried; j++) {
+            int q = quietsTried[ply][j];
+            int h = historyIndex(q);
+            int delta = q == m ? bonus : -bonus;
+            history[h] += delta - history[h] * Math.abs(delta) / HISTORY_MAX;
+        }
+        int prev = pos.moveBack(1);
+        if (prev != Move.NONE && ply > 0) {
+            counterMoves[counterIndex(prev)] = m;
+        }
+    }
+
+    /** The counter move stored for the opponent's last move, or {@link Move#NONE}. */
+    private int counterMove() {
+        int prev = pos.moveBack(1);
+        return prev == Move.NONE ? Move.NONE : counterMoves[counterIndex(prev)];
+    }
+
+    /** Index of a played move by the piece now standing on its destination (its mover, promoted or not). */
+    private int counterIndex(int prev) {
+        int to = Move.to(prev);
+        return (((pos.typeAt(to) + 1) << 1) | (pos.sideToMove() ^ 1)) * squares + to;
+    }
+
+    /** Late-move pruning: quiet moves beyond this many at a shallow non-PV node are not searched. */
+    private static int lmpCount(int depth) {
+        return 3 + depth * depth;
+    }
+
+    /**
+     * A capture that likely loses material: the victim is worth less than the capturing piece and the enemy defends
+     * the square. (A cheap stand-in for static exchange evaluation; promotions never count as losing.)
+     */
+    private boolean losingCapture(int m) {
+        if (Move.isDrop(m) || Move.kind(m) == Move.PROMOTION || Move.kind(m) == Move.EN_PASSANT) {
+            return false;
+        }
+        int to = Move.to(m);
+        int victim = eval.value(pos.typeAt(to));
+        int attacker = pos.typeAt(Move.from(m)) == rs.royalType ? 0 : eval.value(pos.typeAt(Move.from(m)));
+        return victim < attacker && pos.attacked(to, pos.sideToMove() ^ 1);
     }
 
     private boolean isExcluded(int m) {
@@ -644,26 +728,29 @@ public final class Search {
     }
 
     /** Scores moves for ordering: hash move, captures by victim then attacker, promotions, killers, history. */
-    private void orderMoves(int[] list, int[] sc, int n, int ttMove, int ply) {
+    private void orderMoves(int[] list, int[] sc, int n, int ttMove, int ply, int counter) {
         for (int i = 0; i < n; i++) {
             int m = list[i];
             int s;
             if (m == ttMove) {
                 s = 1 << 30;
             } else if (Move.kind(m) == Move.DROP) {
-                s = history[historyIndex(m)] - 1000;
+                s = m == killers[ply][0] ? (1 << 26) : m == killers[ply][1] ? (1 << 26) - 1
+                        : m == counter ? (1 << 26) - 2 : history[historyIndex(m)] - 1000;
             } else {
                 int to = Move.to(m);
                 int attacker = eval.value(pos.typeAt(Move.from(m)));
                 if (!pos.isEmpty(to) || Move.kind(m) == Move.EN_PASSANT) {
                     int victim = pos.isEmpty(to) ? eval.value(pos.typeAt(Move.from(m))) : eval.value(pos.typeAt(to));
-                    s = (1 << 28) + victim * 16 - attacker / 16;
+                    s = (losingCapture(m) ? -(1 << 22) : (1 << 28)) + victim * 16 - attacker / 16;
                 } else if (Move.kind(m) == Move.PROMOTION) {
                     s = (1 << 27) + eval.value(Move.type(m));
                 } else if (m == killers[ply][0]) {
                     s = (1 << 26);
                 } else if (m == killers[ply][1]) {
                     s = (1 << 26) - 1;
+                } else if (m == counter) {
+                    s = (1 << 26) - 2;
                 } else {
                     s = history[historyIndex(m)];
                 }

@@ -740,6 +740,48 @@ public final class Position {
         return false;
     }
 
+    /**
+     * Mobility of the piece on {@code sq}: how many squares it could move to (empty) or capture on (enemy) on the
+     * current board, ignoring pins, checks and promotion choices. For evaluation; allocation-free.
+     */
+    public int mobility(int sq) {
+        final int[] board = this.board;
+        final int[] tb = t.gen;
+        int code = board[sq];
+        int us = code & 1;
+        int idx = t.genAt[code * squares + sq];
+        int count = 0;
+        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
+            int to = tb[idx], info = tb[idx + 1];
+            if (info >= 1 << MoveTables.LEAP_MIDDLE_SHIFT && board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] != 0) {
+                continue;
+            }
+            int c = board[to];
+            if (c == 0 ? (info & 1) != 0 : (c & 1) != us && (info & 2) != 0) {
+                count++;
+            }
+        }
+        for (int r = tb[idx++]; r > 0; r--) {
+            int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
+            idx += 3;
+            for (int k = 0; k < len; k++) {
+                int c = board[tb[idx + k] & MoveTables.RAY_SQUARE];
+                if (c == 0) {
+                    if (k < mr) {
+                        count++;
+                    }
+                } else {
+                    if ((c & 1) != us && k < cr) {
+                        count++;
+                    }
+                    break;
+                }
+            }
+            idx += len;
+        }
+        return count;
+    }
+
     /** The squares of the pieces of colour {@code by} that attack {@code sq} (API use; not for hot loops). */
     public java.util.List<Integer> attackers(int sq, int by) {
         java.util.List<Integer> out = new java.util.ArrayList<>();

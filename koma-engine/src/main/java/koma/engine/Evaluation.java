@@ -39,7 +39,9 @@ public final class Evaluation {
      * on); passed / passed-eg: per squared relative rank of a passed pawn (no enemy pawn ahead on its own or the next
      * files), the second scaled by the endgame share 1 - phase; doubled: per pawn beyond the first on a file;
      * isolated: per pawn without friendly pawns on the next files; king-center-eg: the royal piece's
-     * centralisation times the endgame share. The phase is the non-pawn material on the board over that of the
+     * centralisation times the endgame share. Per piece type X (neither royal nor a pawn), besides {@code mobility X}:
+     * {@code pair X}, a side owning two or more on the board (the bishop pair); {@code open-file X}, per piece on a
+     * file without a pawn of its own (rook on an open or half-open file; rule sets with pawns only). The phase is the non-pawn material on the board over that of the
      * start position (1 at the start, 0 with pawns and kings only).
      */
     static final Map<String, Integer> NAMED;
@@ -81,7 +83,11 @@ public final class Evaluation {
     private final int[] mobilityParam;
     /** mobilityWeight[type]: its weight; {@link #mobilityOn} when any is not zero. */
     private final int[] mobilityWeight;
-    private final boolean mobilityOn, pawnTermsOn;
+    private final boolean mobilityOn, pawnTermsOn, pieceTermsOn;
+    /** Parameter index and weight per piece type of {@code pair X} and {@code open-file X} (-1 / 0: none). */
+    private final int[] pairParam, openFileParam, pairWeight, openFileWeight;
+    /** Scratch: pieces of each type of one side, for the pair term. */
+    private final int[] typeCount;
     private final boolean hasPawns;
     private final int passed, passedEg, doubled, isolated, kingEg;
     /** Phase: non-pawn, non-royal material on the board at the start ({@link #phase} is 256 there). */
@@ -175,6 +181,21 @@ public final class Evaluation {
             }
         }
         hasPawns = pawns;
+        pairParam = new int[n];
+        openFileParam = new int[n];
+        java.util.Arrays.fill(pairParam, -1);
+        java.util.Arrays.fill(openFileParam, -1);
+        for (PieceType p : rs.pieces) {
+            if (hasMobility(p)) {
+                String key = "pair " + p.letter();
+                pairParam[p.index()] = add(key, given.getOrDefault(key, 0), values);
+                if (pawns) {
+                    key = "open-file " + p.letter();
+                    openFileParam[p.index()] = add(key, given.getOrDefault(key, 0), values);
+                }
+            }
+        }
+        typeCount = new int[n];
         pPassed = pawns ? named("passed", given, values) : -1;
         pPassedEg = pawns ? named("passed-eg", given, values) : -1;
         pDoubled = pawns ? named("doubled", given, values) : -1;
@@ -188,6 +209,15 @@ public final class Evaluation {
             mob |= mobilityWeight[t] != 0;
         }
         mobilityOn = mob;
+        pairWeight = new int[n];
+        openFileWeight = new int[n];
+        boolean pieceTerms = mob;
+        for (int t = 0; t < n; t++) {
+            pairWeight[t] = weight(pairParam[t]);
+            openFileWeight[t] = weight(openFileParam[t]);
+            pieceTerms |= pairWeight[t] != 0 || openFileWeight[t] != 0;
+        }
+        pieceTermsOn = pieceTerms;
         passed = weight(pPassed);
         passedEg = weight(pPassedEg);
         doubled = weight(pDoubled);
@@ -243,11 +273,21 @@ public final class Evaluation {
     }
 
     private static boolean isPieceKey(RuleSet rs, String key) {
-        boolean mobility = key.startsWith("mobility ");
-        String letter = key.startsWith("hand ") ? key.substring(5).strip() : mobility ? key.substring(9).strip() : key;
+        int space = key.indexOf(' ');
+        String prefix = space < 0 ? "" : key.substring(0, space);
+        String letter = space < 0 ? key : key.substring(space + 1).strip();
         int t = rs.typeOf(letter);
-        return t >= 0 && !rs.piece(t).royal() && rs.piece(t).letter().equals(letter) && (!key.startsWith("hand ")
-                || rs.drops) && (!mobility || hasMobility(rs.piece(t)));
+        if (t < 0 || rs.piece(t).royal() || !rs.piece(t).letter().equals(letter)) {
+            return false;
+        }
+        boolean pawns = rs.pieces.stream().anyMatch(p -> p.pawn() && !p.royal());
+        return switch (prefix) {
+            case "" -> true;
+            case "hand" -> rs.drops;
+            case "mobility", "pair" -> hasMobility(rs.piece(t));
+            case "open-file" -> hasMobility(rs.piece(t)) && pawns;
+            default -> false;
+        };
     }
 
     /** Pieces with a mobility weight: all but royal pieces and pawns. */
@@ -332,15 +372,30 @@ public final class Evaluation {
         structure[2] = isolatedSum;
     }
 
-    /** Mobility of one side weighted per piece type. */
-    private int mobility(Position p, int c) {
+    /**
+     * The per-type piece terms of one side: mobility, pairs, pieces on files without a pawn of their own. The
+     * open-file term reads the pawn counts of {@link #pawnStructure}, which must have run on this position.
+     */
+    private int pieceTerms(Position p, int c) {
         int s = 0;
+        int[] ownPawns = c == 0 ? pawnsOnFile0 : pawnsOnFile1;
+        Geometry g = rs.geometry;
         for (int i = 0, n = p.pieceCount(c); i < n; i++) {
             int sq = p.pieceSquare(c, i);
-            int wt = mobilityWeight[p.typeAt(sq)];
+            int type = p.typeAt(sq);
+            int wt = mobilityWeight[type];
             if (wt != 0) {
                 s += wt * p.mobility(sq);
             }
+            if (openFileWeight[type] != 0 && ownPawns[g.file(sq)] == 0) {
+                s += openFileWeight[type];
+            }
+            if (pairWeight[type] != 0 && ++typeCount[type] == 2) {
+                s += pairWeight[type];
+            }
+        }
+        for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+            typeCount[p.typeAt(p.pieceSquare(c, i))] = 0;
         }
         return s;
     }
@@ -435,13 +490,15 @@ public final class Evaluation {
     /** Evaluation of the position for the side to move. */
     public int evaluate(Position p) {
         int s = side(p, 0) - side(p, 1);
-        if (mobilityOn) {
-            s += mobility(p, 0) - mobility(p, 1);
+        if (pawnTermsOn || (pieceTermsOn && hasPawns)) {
+            pawnStructure(p);
+        }
+        if (pieceTermsOn) {
+            s += pieceTerms(p, 0) - pieceTerms(p, 1);
         }
         if (pawnTermsOn || kingEg != 0) {
             int eg = 256 - phase(p);
             if (pawnTermsOn) {
-                pawnStructure(p);
                 s += passed * structure[0] + passedEg * structure[0] * eg / 256 + doubled * structure[1]
                         + isolated * structure[2];
             }
@@ -561,18 +618,30 @@ public final class Evaluation {
         coef[pTempo] += 1;
         int sign = us == 0 ? 1 : -1;
         double eg = (256 - phase(p)) / 256.0;
+        if (hasPawns) {
+            pawnStructure(p);
+        }
         for (int c = 0; c < 2; c++) {
             int cs = c == 0 ? sign : -sign;
+            int[] ownPawns = c == 0 ? pawnsOnFile0 : pawnsOnFile1;
             for (int i = 0, n = p.pieceCount(c); i < n; i++) {
                 int sq = p.pieceSquare(c, i);
-                int param = mobilityParam[p.typeAt(sq)];
-                if (param >= 0) {
-                    coef[param] += cs * p.mobility(sq);
+                int type = p.typeAt(sq);
+                if (mobilityParam[type] >= 0) {
+                    coef[mobilityParam[type]] += cs * p.mobility(sq);
                 }
+                if (openFileParam[type] >= 0 && ownPawns[rs.geometry.file(sq)] == 0) {
+                    coef[openFileParam[type]] += cs;
+                }
+                if (pairParam[type] >= 0 && ++typeCount[type] == 2) {
+                    coef[pairParam[type]] += cs;
+                }
+            }
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                typeCount[p.typeAt(p.pieceSquare(c, i))] = 0;
             }
         }
         if (hasPawns) {
-            pawnStructure(p);
             coef[pPassed] += sign * structure[0];
             coef[pPassedEg] += sign * structure[0] * eg;
             coef[pDoubled] += sign * structure[1];

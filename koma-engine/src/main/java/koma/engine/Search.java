@@ -499,6 +499,14 @@ public final class Search {
                     if (pvNode) {
                         reduction--;
                     }
+                    // the history of the move (read after it was played: the mover is the side not to move)
+                    int h = history[historyIndexAfter(m)];
+                    if (h < -HISTORY_MAX / 4) {
+                        reduction++;
+                    } else if (h > HISTORY_MAX / 4 && reduction > 0) {
+                        reduction--;
+                    }
+                    reduction = Math.min(reduction, newDepth - 1);
                 }
                 score = -search(newDepth - reduction, -alpha - 1, -alpha, ply + 1, true);
                 if (score > alpha && reduction > 0) {
@@ -725,6 +733,15 @@ public final class Search {
     private int historyIndex(int m) {
         int type = Move.isDrop(m) ? Move.type(m) : pos.typeAt(Move.from(m));
         return (((type + 1) << 1) | pos.sideToMove()) * squares + Move.to(m);
+    }
+
+    /**
+     * {@link #historyIndex} of a quiet move that has just been played: its piece, unpromoted, stands on its
+     * destination.
+     */
+    private int historyIndexAfter(int m) {
+        int type = pos.typeAt(Move.to(m));
+        return (((type + 1) << 1) | (pos.sideToMove() ^ 1)) * squares + Move.to(m);
     }
 
     /** Scores moves for ordering: hash move, captures by victim then attacker, promotions, killers, history. */

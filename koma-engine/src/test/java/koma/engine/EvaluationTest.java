@@ -140,4 +140,41 @@ class EvaluationTest {
         // 2 hand attackers x 8 empty squares = 16; 40 * 16 / 8 = 80 centipawns less for black
         assertEquals(plain.evaluate(p) - 80, e.evaluate(p));
     }
+
+    /** The coefficient of one weight in a position, from White's side (White to move in every FEN below). */
+    private static double coefficient(Evaluation e, Position p, String key) {
+        double[] coef = new double[e.keys().size()];
+        e.trace(p, coef);
+        return coef[e.keys().indexOf(key)];
+    }
+
+    /** Pawn structure, pairs, open files and the endgame king, counted by hand in small chess positions. */
+    @Test
+    void structureTermsCountWhatTheyName() {
+        RuleSet rs = RuleSet.of("chess");
+        Evaluation e = new Evaluation(rs);
+        Position lone = Position.fromFen(rs, "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1");
+        assertEquals(16, coefficient(e, lone, "passed"), "d5 is passed: relative rank 4, squared");
+        assertEquals(1, coefficient(e, lone, "isolated"));
+        assertEquals(16, coefficient(e, lone, "passed-eg"), "kings and pawns only: the whole endgame share");
+        Position guarded = Position.fromFen(rs, "4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
+        assertEquals(0, coefficient(e, guarded, "passed"), "e7 stops d5, and d5 stops e7");
+        Position doubled = Position.fromFen(rs, "4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 1");
+        assertEquals(1, coefficient(e, doubled, "doubled"));
+        assertEquals(2, coefficient(e, doubled, "isolated"));
+        assertEquals(1 + 4, coefficient(e, doubled, "passed"), "d2 and d3 both passed: 1 + 4");
+        Position bishops = Position.fromFen(rs, "4k3/8/8/8/8/8/P7/R1B1KB2 w - - 0 1");
+        assertEquals(1, coefficient(e, bishops, "pair B"));
+        assertEquals(0, coefficient(e, bishops, "open-file R"), "a1 has its own pawn on a2");
+        Position openRook = Position.fromFen(rs, "4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1");
+        assertEquals(1, coefficient(e, openRook, "open-file R"));
+        assertEquals(0, coefficient(e, openRook, "pair B"));
+        Position start = Position.start(rs);
+        assertEquals(0, coefficient(e, start, "king-center-eg"), "symmetric");
+        Position kings = Position.fromFen(rs, "7k/8/8/8/3K4/8/8/8 w - - 0 1");
+        assertEquals(3.5 - 0.5, coefficient(e, kings, "king-center-eg"), 1e-9, "d4 (3.5) against h8 (0.5)");
+        assertEquals(e.evaluate(kings), e.weights().get("tempo")
+                + Math.round(e.weights().get("king-center-eg") * 3.0) + e.weights().get("king-center") * 3,
+                "d4 against h8: 3 squares of centralisation (weights king-center and king-center-eg)");
+    }
 }

@@ -9,8 +9,11 @@ import koma.rules.RuleSet;
 
 /**
  * Alpha-beta search shared by every rule set: iterative deepening, principal-variation search with a
- * transposition table, quiescence on captures and promotions, move ordering (hash move, MVV-LVA, killers,
- * history), null-move pruning, late-move reductions, check extensions, mate scores, and the end rules of
+ * transposition table, quiescence on captures and promotions (captures that likely lose material skipped), move
+ * ordering (hash move, MVV-LVA with likely-losing captures last, killers, counter moves, history with gravity and a
+ * malus), null-move pruning, reverse futility, futility and late-move pruning of quiet moves near the leaves,
+ * internal iterative reduction, late-move reductions adjusted by history, check extensions, mate scores, and the
+ * end rules of
  * RULES.md inside the tree (repetition with the shogi family's perpetual-check loss, the 50-move rule,
  * dead positions, extinction, stalemate as draw or loss). Buffers are allocated once; the search allocates
  * nothing per node. With {@link #setThreads} above 1 it is a Lazy SMP search: helper searches (one per extra

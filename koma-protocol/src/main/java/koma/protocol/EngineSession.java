@@ -57,13 +57,14 @@ public final class EngineSession {
      * The measured strength of skill levels 0..20 on Stockfish's UCI_Elo scale: chess, 100 ms a move, 20 games per
      * even level against Stockfish 15.1 with UCI_LimitStrength (levels 0 and 2 through matches against level 4),
      * made monotone by pooling neighbours that measured out of order, odd levels halfway
-     * (bench/results/2026-11-21-skill.txt, bench/skill-calibration.sh). At that speed the depth caps of levels 8 and
-     * up hardly bind: they all measured within the noise of full strength (about 1700).
+     * (bench/results/2026-11-21-skill.txt, bench/skill-calibration.sh). Levels 12, 16 and 20 were measured again after
+     * the engine gained about 270 Elo (12: ~1670, 16: ~1890, 20: ~1840, pooled 16-20 to 1850; 13-15 halfway); levels
+     * 0-11 keep the first measurement, made on the weaker engine.
      */
-    static final int[] SKILL_ELO = {510, 630, 750, 885, 1020, 1235, 1450, 1535, 1620, 1625, 1630, 1630, 1630, 1660,
-            1690, 1705, 1720, 1720, 1720, 1720, 1720};
+    static final int[] SKILL_ELO = {510, 630, 750, 885, 1020, 1235, 1450, 1535, 1620, 1625, 1630, 1640, 1670, 1715,
+            1760, 1805, 1850, 1850, 1850, 1850, 1850};
     /** The UCI_Elo range: the measured strength of skill level 0 and of full strength, rounded. */
-    public static final int MIN_ELO = 500, MAX_ELO = 1720;
+    public static final int MIN_ELO = 500, MAX_ELO = 1850;
     private int multiPv = 1;
     private int skill = 20;
     private boolean limitStrength;

@@ -24,7 +24,23 @@ import koma.rules.RuleSet;
  */
 class ReferenceEngineTest {
     private static final String STOCKFISH = "/usr/games/stockfish", FAIRY = "/usr/games/fairy-stockfish";
-    private static final Path SHODO_INI = Path.of("../../shared/tools/shodo.ini").toAbsolutePath().normalize();
+    /**
+     * The team's Fairy-Stockfish definitions of Shodo (../shared/tools/shodo.ini next to the repository), or the copy
+     * of that file in this module's test resources when the repository is checked out elsewhere.
+     */
+    private static final Path SHODO_INI = shodoIni();
+
+    private static Path shodoIni() {
+        Path shared = Path.of("../../shared/tools/shodo.ini").toAbsolutePath().normalize();
+        if (Files.isReadable(shared)) {
+            return shared;
+        }
+        try {
+            return Path.of(ReferenceEngineTest.class.getResource("/shodo.ini").toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
     private static final Set<String> FAULTS = Set.of(GameResult.ILLEGAL_MOVE, GameResult.TIME_FORFEIT,
             GameResult.ENGINE_CRASH);
 

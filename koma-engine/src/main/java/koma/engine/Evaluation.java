@@ -41,8 +41,8 @@ public final class Evaluation {
      * isolated: per pawn without friendly pawns on the next files; king-center-eg: the royal piece's
      * centralisation times the endgame share. Per piece type X (neither royal nor a pawn), besides {@code mobility X}:
      * {@code pair X}, a side owning two or more on the board (the bishop pair); {@code open-file X}, per piece on a
-     * file without a pawn of its own (rook on an open or half-open file; rule sets with pawns only). The phase is the non-pawn material on the board over that of the
-     * start position (1 at the start, 0 with pawns and kings only).
+     * file without a pawn of its own (rook on an open or half-open file; rule sets with pawns only). The phase is the
+     * non-pawn material on the board over that of the start position (1 at the start, 0 with pawns and kings only).
      */
     static final Map<String, Integer> NAMED;
 
@@ -81,9 +81,10 @@ public final class Evaluation {
             pDanger, pHandDanger, pScarcity, pTempo, pPassed, pPassedEg, pDoubled, pIsolated, pKingEg;
     /** Parameter index of each piece type's mobility weight (-1: none, for royal pieces and pawns). */
     private final int[] mobilityParam;
-    /** mobilityWeight[type]: its weight; {@link #mobilityOn} when any is not zero. */
+    /** mobilityWeight[type]: its weight. */
     private final int[] mobilityWeight;
-    private final boolean mobilityOn, pawnTermsOn, pieceTermsOn;
+    /** Whether any pawn-structure weight, or any per-type piece weight (mobility, pair, open file), is not zero. */
+    private final boolean pawnTermsOn, pieceTermsOn;
     /** Parameter index and weight per piece type of {@code pair X} and {@code open-file X} (-1 / 0: none). */
     private final int[] pairParam, openFileParam, pairWeight, openFileWeight;
     /** Scratch: pieces of each type of one side, for the pair term. */
@@ -169,12 +170,11 @@ public final class Evaluation {
         pHandDanger = royal && rs.drops ? named("king-hand-danger", given, values) : -1;
         pScarcity = extinction ? named("scarcity", given, values) : -1;
         pTempo = named("tempo", given, values);
-        boolean pawns = false;
+        boolean pawns = hasPawns(rs);
         mobilityParam = new int[n];
         java.util.Arrays.fill(mobilityParam, -1);
         int mobilityDefault = given.getOrDefault("mobility", NAMED.get("mobility"));
         for (PieceType p : rs.pieces) {
-            pawns |= p.pawn() && !p.royal();
             if (hasMobility(p)) {
                 String key = "mobility " + p.letter();
                 mobilityParam[p.index()] = add(key, given.getOrDefault(key, mobilityDefault), values);
@@ -203,19 +203,14 @@ public final class Evaluation {
         pKingEg = royal ? named("king-center-eg", given, values) : -1;
         w = values.stream().mapToInt(Integer::intValue).toArray();
         mobilityWeight = new int[n];
-        boolean mob = false;
-        for (int t = 0; t < n; t++) {
-            mobilityWeight[t] = weight(mobilityParam[t]);
-            mob |= mobilityWeight[t] != 0;
-        }
-        mobilityOn = mob;
         pairWeight = new int[n];
         openFileWeight = new int[n];
-        boolean pieceTerms = mob;
+        boolean pieceTerms = false;
         for (int t = 0; t < n; t++) {
+            mobilityWeight[t] = weight(mobilityParam[t]);
             pairWeight[t] = weight(pairParam[t]);
             openFileWeight[t] = weight(openFileParam[t]);
-            pieceTerms |= pairWeight[t] != 0 || openFileWeight[t] != 0;
+            pieceTerms |= mobilityWeight[t] != 0 || pairWeight[t] != 0 || openFileWeight[t] != 0;
         }
         pieceTermsOn = pieceTerms;
         passed = weight(pPassed);
@@ -231,8 +226,7 @@ public final class Evaluation {
         minRank0 = new int[g.files];
         kingCentral2 = new int[squares];
         for (int sq = 0; sq < squares; sq++) {
-            double df = Math.abs(g.file(sq) - (g.files - 1) / 2.0), dr = Math.abs(g.rank(sq) - (g.ranks - 1) / 2.0);
-            kingCentral2[sq] = (int) Math.round(2 * (g.files / 2.0 - Math.max(df, dr)));
+            kingCentral2[sq] = (int) Math.round(2 * centralisation(g, sq));
         }
 
         value = new int[n];
@@ -246,14 +240,7 @@ public final class Evaluation {
         kingHandDanger = weight(pHandDanger);
         scarcity = weight(pScarcity);
         tempo = weight(pTempo);
-        Position start = Position.start(rs);
-        int material = 0;
-        for (int c = 0; c < 2; c++) {
-            for (int i = 0; i < start.pieceCount(c); i++) {
-                material += phaseValue(start.typeAt(start.pieceSquare(c, i)));
-            }
-        }
-        phaseMaterial = Math.max(1, material);
+        phaseMaterial = Math.max(1, phaseMaterial(Position.start(rs)));
         psq = new int[(n + 1) * 2 * squares];
         double[] coef = new double[w.length];
         for (PieceType p : rs.pieces) {
@@ -280,14 +267,24 @@ public final class Evaluation {
         if (t < 0 || rs.piece(t).royal() || !rs.piece(t).letter().equals(letter)) {
             return false;
         }
-        boolean pawns = rs.pieces.stream().anyMatch(p -> p.pawn() && !p.royal());
         return switch (prefix) {
             case "" -> true;
             case "hand" -> rs.drops;
             case "mobility", "pair" -> hasMobility(rs.piece(t));
-            case "open-file" -> hasMobility(rs.piece(t)) && pawns;
+            case "open-file" -> hasMobility(rs.piece(t)) && hasPawns(rs);
             default -> false;
         };
+    }
+
+    /** Whether the rule set has pawns (the pawn-structure and open-file weights exist only then). */
+    private static boolean hasPawns(RuleSet rs) {
+        return rs.pieces.stream().anyMatch(p -> p.pawn() && !p.royal());
+    }
+
+    /** How central a square is: half the files minus its distance from the centre in the longer direction. */
+    private static double centralisation(Geometry g, int sq) {
+        double df = Math.abs(g.file(sq) - (g.files - 1) / 2.0), dr = Math.abs(g.rank(sq) - (g.ranks - 1) / 2.0);
+        return g.files / 2.0 - Math.max(df, dr);
     }
 
     /** Pieces with a mobility weight: all but royal pieces and pawns. */
@@ -303,13 +300,25 @@ public final class Evaluation {
 
     /** The game phase, 256 with the start position's non-pawn material on the board down to 0 with none. */
     private int phase(Position p) {
+        return Math.min(256, phaseMaterial(p) * 256 / phaseMaterial);
+    }
+
+    /** The non-pawn, non-royal material of both sides on the board. */
+    private int phaseMaterial(Position p) {
         int material = 0;
         for (int c = 0; c < 2; c++) {
             for (int i = 0, n = p.pieceCount(c); i < n; i++) {
                 material += phaseValue(p.typeAt(p.pieceSquare(c, i)));
             }
         }
-        return Math.min(256, material * 256 / phaseMaterial);
+        return material;
+    }
+
+    /** Clears the {@link #typeCount} scratch after a pass over the pieces of side {@code c}. */
+    private void clearTypeCount(Position p, int c) {
+        for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+            typeCount[p.typeAt(p.pieceSquare(c, i))] = 0;
+        }
     }
 
     /**
@@ -394,9 +403,7 @@ public final class Evaluation {
                 s += pairWeight[type];
             }
         }
-        for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-            typeCount[p.typeAt(p.pieceSquare(c, i))] = 0;
-        }
+        clearTypeCount(p, c);
         return s;
     }
 
@@ -422,8 +429,7 @@ public final class Evaluation {
         PieceType p = rs.piece(type);
         Geometry g = rs.geometry;
         int rel = g.relativeRank(color, sq);
-        double df = Math.abs(g.file(sq) - (g.files - 1) / 2.0), dr = Math.abs(g.rank(sq) - (g.ranks - 1) / 2.0);
-        double central = g.files / 2.0 - Math.max(df, dr);
+        double central = centralisation(g, sq);
         if (p.royal()) {
             coef[pKingCenter] += sign * central;
             coef[pKingAdvance] += sign * rel;
@@ -637,9 +643,7 @@ public final class Evaluation {
                     coef[pairParam[type]] += cs;
                 }
             }
-            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                typeCount[p.typeAt(p.pieceSquare(c, i))] = 0;
-            }
+            clearTypeCount(p, c);
         }
         if (hasPawns) {
             coef[pPassed] += sign * structure[0];

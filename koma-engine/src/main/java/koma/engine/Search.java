@@ -27,9 +27,9 @@ public final class Search {
     static final int REPETITION_WINDOW = 100;
     /** At most this many pieces on the board and none in hand: the side may be stalemated ({@link #mayLackMoves}). */
     static final int FEW_PIECES = 3;
-    /** Shallow-depth pruning of quiet moves: the depths it applies to and its margins (centipawns). */
     /** History scores stay within +-HISTORY_MAX; at most QUIETS_KEPT quiet moves per node get the malus. */
     static final int HISTORY_MAX = 1 << 14, QUIETS_KEPT = 64;
+    /** Shallow-depth pruning of quiet moves: the depths it applies to and its margins (centipawns). */
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
 
     private final RuleSet rs;
@@ -484,10 +484,10 @@ public final class Search {
                 pos.undoMove();
                 continue;
             }
-            if (quiet && quietsSeen < QUIETS_KEPT) {
-                quietsTried[ply][quietsSeen] = m;
-            }
             if (quiet) {
+                if (quietsSeen < QUIETS_KEPT) {
+                    quietsTried[ply][quietsSeen] = m;
+                }
                 quietsSeen++;
             }
             int score;
@@ -645,7 +645,12 @@ public final class Search {
     /** Index of a played move by the piece now standing on its destination (its mover, promoted or not). */
     private int counterIndex(int prev) {
         int to = Move.to(prev);
-        return (((pos.typeAt(to) + 1) << 1) | (pos.sideToMove() ^ 1)) * squares + to;
+        return pieceSquareIndex(pos.typeAt(to), pos.sideToMove() ^ 1, to);
+    }
+
+    /** The index of a piece of {@code type} and {@code color} on square {@code to} in the history and counter tables. */
+    private int pieceSquareIndex(int type, int color, int to) {
+        return (((type + 1) << 1) | color) * squares + to;
     }
 
     /** Late-move pruning: quiet moves beyond this many at a shallow non-PV node are not searched. */
@@ -663,7 +668,7 @@ public final class Search {
         }
         int to = Move.to(m);
         int victim = eval.value(pos.typeAt(to));
-        int attacker = pos.typeAt(Move.from(m)) == rs.royalType ? 0 : eval.value(pos.typeAt(Move.from(m)));
+        int attacker = eval.value(pos.typeAt(Move.from(m))); // 0 for the royal piece
         return victim < attacker && pos.attacked(to, pos.sideToMove() ^ 1);
     }
 
@@ -735,7 +740,7 @@ public final class Search {
 
     private int historyIndex(int m) {
         int type = Move.isDrop(m) ? Move.type(m) : pos.typeAt(Move.from(m));
-        return (((type + 1) << 1) | pos.sideToMove()) * squares + Move.to(m);
+        return pieceSquareIndex(type, pos.sideToMove(), Move.to(m));
     }
 
     /**
@@ -743,8 +748,24 @@ public final class Search {
      * destination.
      */
     private int historyIndexAfter(int m) {
-        int type = pos.typeAt(Move.to(m));
-        return (((type + 1) << 1) | (pos.sideToMove() ^ 1)) * squares + Move.to(m);
+        return pieceSquareIndex(pos.typeAt(Move.to(m)), pos.sideToMove() ^ 1, Move.to(m));
+    }
+
+    /**
+     * The ordering score of a quiet move or drop: the killers, then the counter move, then the history plus
+     * {@code historyOffset}.
+     */
+    private int quietOrder(int m, int ply, int counter, int historyOffset) {
+        if (m == killers[ply][0]) {
+            return 1 << 26;
+        }
+        if (m == killers[ply][1]) {
+            return (1 << 26) - 1;
+        }
+        if (m == counter) {
+            return (1 << 26) - 2;
+        }
+        return history[historyIndex(m)] + historyOffset;
     }
 
     /** Scores moves for ordering: hash move, captures by victim then attacker, promotions, killers, history. */
@@ -755,8 +776,7 @@ public final class Search {
             if (m == ttMove) {
                 s = 1 << 30;
             } else if (Move.kind(m) == Move.DROP) {
-                s = m == killers[ply][0] ? (1 << 26) : m == killers[ply][1] ? (1 << 26) - 1
-                        : m == counter ? (1 << 26) - 2 : history[historyIndex(m)] - 1000;
+                s = quietOrder(m, ply, counter, -1000);
             } else {
                 int to = Move.to(m);
                 int attacker = eval.value(pos.typeAt(Move.from(m)));
@@ -765,14 +785,8 @@ public final class Search {
                     s = (losingCapture(m) ? -(1 << 22) : (1 << 28)) + victim * 16 - attacker / 16;
                 } else if (Move.kind(m) == Move.PROMOTION) {
                     s = (1 << 27) + eval.value(Move.type(m));
-                } else if (m == killers[ply][0]) {
-                    s = (1 << 26);
-                } else if (m == killers[ply][1]) {
-                    s = (1 << 26) - 1;
-                } else if (m == counter) {
-                    s = (1 << 26) - 2;
                 } else {
-                    s = history[historyIndex(m)];
+                    s = quietOrder(m, ply, counter, 0);
                 }
                 if (Move.kind(m) == Move.PROMOTION && !pos.isEmpty(to)) {
                     s += eval.value(Move.type(m));

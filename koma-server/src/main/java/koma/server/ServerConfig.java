@@ -1,16 +1,44 @@
 package koma.server;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 
 /**
  * How a server runs: where it listens, which database it uses (a JDBC URL; null = SQLite file
- * {@code <dataDir>/koma.db}), the per-client rate limit (requests per second and burst; 0 = off) and the
- * number of engine threads for computer moves and analysis.
+ * {@code <dataDir>/koma.db}), the per-client rate limit (requests per second and burst; 0 = off), the number of
+ * engine threads for computer moves and analysis, and the {@link Limits} that bound every resource a client can
+ * make the server hold. {@code trustedProxies} are the addresses or CIDR ranges whose {@code X-Forwarded-For} is
+ * believed; {@code origins} are extra origins (besides the server's own) allowed to change state.
  */
 public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, double ratePerSecond, int rateBurst,
-                           int engineThreads) {
+                           int engineThreads, Limits limits, List<String> trustedProxies, List<String> origins) {
     public static final double DEFAULT_RATE = 20;
     public static final int DEFAULT_BURST = 100;
+
+    public ServerConfig {
+        limits = limits == null ? Limits.DEFAULTS : limits;
+        trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
+        origins = origins == null ? List.of() : List.copyOf(origins);
+    }
+
+    /** The default limits, no trusted proxy, no extra origin. */
+    public ServerConfig(int port, String bind, String dbUrl, Path dataDir, double ratePerSecond, int rateBurst,
+                        int engineThreads) {
+        this(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, Limits.DEFAULTS, List.of(), List.of());
+    }
+
+    /** The same configuration with other limits. */
+    public ServerConfig withLimits(Limits l) {
+        return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, l, trustedProxies,
+                origins);
+    }
+
+    /** The same configuration with trusted proxies. */
+    public ServerConfig withTrustedProxies(List<String> proxies) {
+        return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, limits, proxies,
+                origins);
+    }
 
     /** The JDBC URL to use: the given one, or the SQLite file under the data directory. */
     public String jdbcUrl() {
@@ -20,5 +48,77 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
     /** One engine thread per two cores, at least one. */
     public static int defaultEngineThreads() {
         return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
+
+    /**
+     * Every bound on what clients can make the server hold (docs/server-api.md, "Limits"). A client is an IPv4
+     * address or an IPv6 /64 prefix ({@link ClientAddress}).
+     *
+     * @param gamesInMemory   live games held in memory at once; beyond it idle ones are unloaded, and when none can
+     *                        be, creating or loading a game answers 503
+     * @param gamesPerClient  unfinished games one client may have created and not yet finished
+     * @param joinTimeout     a friend game nobody joined in this time is aborted
+     * @param abandonAfter    an active game whose clock does not run and in which nobody acted for this long ends:
+     *                        aborted before both sides moved, else lost by the side to move ("abandoned")
+     * @param idleUnload      a game without a running clock, engine job or change in this time leaves memory
+     * @param finishedUnload  a finished game leaves memory this long after its last change or load
+     * @param feedQueue       messages queued for one feed connection; a client that falls further behind is
+     *                        disconnected (close code 4008) and resyncs when it reconnects
+     * @param feedsPerClient  open feed connections per client
+     * @param feeds           open feed connections in all
+     * @param analysisQueue   analyses waiting for an engine thread; a full queue answers 503 with Retry-After
+     * @param writeQueue      changes waiting for the database writer; beyond it changes answer 503
+     */
+    public record Limits(int gamesInMemory, int gamesPerClient, Duration joinTimeout, Duration abandonAfter,
+                         Duration idleUnload, Duration finishedUnload, int feedQueue, int feedsPerClient, int feeds,
+                         int analysisQueue, int writeQueue) {
+        public static final Limits DEFAULTS = new Limits(5_000, 20, Duration.ofHours(24), Duration.ofDays(7),
+                Duration.ofMinutes(10), Duration.ofMinutes(1), 64, 16, 10_000, 16, 20_000);
+
+        public Limits {
+            positive("gamesInMemory", gamesInMemory);
+            positive("gamesPerClient", gamesPerClient);
+            positive("feedQueue", feedQueue);
+            positive("feedsPerClient", feedsPerClient);
+            positive("feeds", feeds);
+            positive("analysisQueue", analysisQueue);
+            positive("writeQueue", writeQueue);
+            for (Duration d : new Duration[]{joinTimeout, abandonAfter, idleUnload, finishedUnload}) {
+                if (d == null || d.isNegative() || d.isZero()) {
+                    throw new IllegalArgumentException("limits: durations must be positive, got " + d);
+                }
+            }
+        }
+
+        private static void positive(String name, int v) {
+            if (v < 1) {
+                throw new IllegalArgumentException("limits: " + name + " must be at least 1, got " + v);
+            }
+        }
+
+        public Limits withGamesInMemory(int n) {
+            return new Limits(n, gamesPerClient, joinTimeout, abandonAfter, idleUnload, finishedUnload, feedQueue,
+                    feedsPerClient, feeds, analysisQueue, writeQueue);
+        }
+
+        public Limits withGamesPerClient(int n) {
+            return new Limits(gamesInMemory, n, joinTimeout, abandonAfter, idleUnload, finishedUnload, feedQueue,
+                    feedsPerClient, feeds, analysisQueue, writeQueue);
+        }
+
+        public Limits withTimeouts(Duration join, Duration abandon, Duration idle, Duration finished) {
+            return new Limits(gamesInMemory, gamesPerClient, join, abandon, idle, finished, feedQueue, feedsPerClient,
+                    feeds, analysisQueue, writeQueue);
+        }
+
+        public Limits withFeeds(int queue, int perClient, int total) {
+            return new Limits(gamesInMemory, gamesPerClient, joinTimeout, abandonAfter, idleUnload, finishedUnload,
+                    queue, perClient, total, analysisQueue, writeQueue);
+        }
+
+        public Limits withAnalysisQueue(int n) {
+            return new Limits(gamesInMemory, gamesPerClient, joinTimeout, abandonAfter, idleUnload, finishedUnload,
+                    feedQueue, feedsPerClient, feeds, n, writeQueue);
+        }
     }
 }

@@ -45,7 +45,7 @@ final class Api {
 
     Answer post(String path, String body) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+                .header("Origin", base).POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     Answer send(HttpRequest.Builder b) {

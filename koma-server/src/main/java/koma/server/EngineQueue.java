@@ -62,9 +62,9 @@ final class EngineQueue implements AutoCloseable {
 
     /**
      * Queues an analysis for a client unless that client already has one queued or running, or the queue holds
-     * {@code analysisQueue} analyses plus one per engine thread.
+     * {@code analysisQueue} analyses plus one per engine thread; its result or failure completes {@code out}.
      */
-    Refusal analysis(String client, Runnable work) {
+    <T> Refusal analysis(String client, java.util.function.Supplier<T> work, java.util.concurrent.CompletableFuture<T> out) {
         if (clients.putIfAbsent(client, Boolean.TRUE) != null) {
             return Refusal.CLIENT_BUSY;
         }
@@ -74,11 +74,21 @@ final class EngineQueue implements AutoCloseable {
             return Refusal.QUEUE_FULL;
         }
         pool.execute(new Job(1, seq.incrementAndGet(), () -> {
+            T result = null;
+            RuntimeException failure = null;
             try {
-                work.run();
+                result = work.get();
+            } catch (RuntimeException e) {
+                failure = e;
             } finally {
+                // free the client's slot before it hears the answer, so that it may ask again at once
                 analyses.decrementAndGet();
                 clients.remove(client);
+            }
+            if (failure != null) {
+                out.completeExceptionally(failure);
+            } else {
+                out.complete(result);
             }
         }));
         return Refusal.NONE;

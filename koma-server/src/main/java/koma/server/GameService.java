@@ -492,11 +492,11 @@ final class GameService implements AutoCloseable {
         CompletableFuture<Map<String, Object>> out = new CompletableFuture<>();
         EngineQueue.Refusal r = engines.analysis(client, () -> {
             try {
-                out.complete(analysisView(root, new EnginePlayer(root.ruleSet()).analyse(root, ANALYSIS_DEPTH, ANALYSIS_MS)));
+                return analysisView(root, new EnginePlayer(root.ruleSet()).analyse(root, ANALYSIS_DEPTH, ANALYSIS_MS));
             } catch (RuntimeException e) {
-                out.completeExceptionally(GameError.unavailable("the engine could not analyse the position: " + e));
+                throw GameError.unavailable("the engine could not analyse the position: " + e);
             }
-        });
+        }, out);
         return switch (r) {
             case NONE -> out;
             case CLIENT_BUSY -> throw new GameError(GameError.Kind.TOO_MANY,

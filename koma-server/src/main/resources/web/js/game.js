@@ -3,7 +3,7 @@
 // analysis after the game, and record export. Built with DOM calls (js/dom.js), never from markup.
 
 import { api, variantInfo, isShogiFamily } from './api.js';
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { BoardView } from './board.js';
 import { parseFen, boardFromList } from './fen.js';
 import { GameState } from './gamestate.js';
@@ -227,6 +227,7 @@ export class GamePage {
 
   relabel() {
     if (!this.game) { this.start(); return; }
+    this.drawn = {};
     this.relabelStatic();
     this.board.render();
     this.renderAll();
@@ -454,9 +455,22 @@ export class GamePage {
     this.q('#analysis').hidden = g.status !== 'finished';
   }
 
+  /**
+   * True when a part drawn from these inputs (and the language) would come out as it is now: then it is left as
+   * it is, so that an update that does not concern it does not replace buttons under the user's pointer.
+   */
+  unchanged(part, ...inputs) {
+    const key = JSON.stringify([lang(), ...inputs]);
+    this.drawn = this.drawn || {};
+    if (this.drawn[part] === key) return true;
+    this.drawn[part] = key;
+    return false;
+  }
+
   renderJoin() {
     const g = this.game;
     const box = this.q('#join-box');
+    if (this.unchanged('join', g.status, g.you, g.mode, g.joinUrl)) return;
     let content = null;
     if (g.status === 'waiting' && !g.you && g.mode === 'friend') {
       content = [h('p', null, t('join.invited')), h('button', { type: 'button', id: 'join', class: 'primary' }, t('join.button'))];
@@ -474,6 +488,7 @@ export class GamePage {
   renderActions() {
     const g = this.game;
     const el = this.q('#actions');
+    if (this.unchanged('actions', g.status, g.you, g.drawOffer, g.you === 'both' ? g.sideToMove : null)) return;
     if (g.status !== 'active' || !g.you) { clear(el); return; }
     const mine = g.you === 'both' ? g.sideToMove : g.you;
     const button = (action, id, key) => h('button', { type: 'button', 'data-action': action, id }, t(key));

@@ -1,6 +1,7 @@
 package koma.server.browser;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -199,5 +201,49 @@ class GameFeedBrowserTest {
         play(id, "e7e5");
         waitForMoves("c4 e5");
         assertEquals(version + 1, ((Number) browser.js("return window.__komaFeed.version;")).longValue());
+    }
+
+    /**
+     * After the game, the analysis follows the shown ply with one request at a time: stepping back five plies
+     * at once sends only the first and the last wanted, never two at once, and shows the last one.
+     */
+    @Test
+    void analysisSendsOneRequestAtATimeAndShowsTheLastWantedPly() throws Exception {
+        String id = newHotSeatGame();
+        play(id, "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6");
+        post("/api/games/" + id + "/resign", "{}");
+        browser.open("/game/" + id);
+        browser.waitFor("#analyse").click();
+        browser.waiting(10).until(d -> !browser.all("#analysis-out .loading").isEmpty());
+        // five steps back at once (in one script, so that the first request is surely still running)
+        browser.js("for (let i = 0; i < 5; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true}));");
+        assertEquals(1, browser.shownPly());
+        browser.waitFor("#analysis-out .eval[data-ply='1']");
+        Object requests = browser.js("""
+                return performance.getEntriesByType('resource').filter((e) => e.name.includes('/analysis?'))
+                  .sort((a, b) => a.startTime - b.startTime)
+                  .map((e) => e.name.replace(/.*ply=/, '') + '@' + Math.round(e.startTime) + '-' + Math.round(e.responseEnd));""");
+        List<?> list = (List<?>) requests;
+        System.out.println("browser: analysis requests (ply@start-end ms): " + list);
+        assertEquals(2, list.size(), "the first and the last wanted: " + list);
+        assertTrue(list.get(0).toString().startsWith("6@"), list.toString());
+        assertTrue(list.get(list.size() - 1).toString().startsWith("1@"), list.toString());
+        for (int i = 1; i < list.size(); i++) {
+            long prevEnd = Long.parseLong(list.get(i - 1).toString().replaceAll(".*-", ""));
+            long start = Long.parseLong(list.get(i).toString().replaceAll(".*@(\\d+)-.*", "$1"));
+            assertTrue(start >= prevEnd - 1, "one request at a time: " + list);
+        }
+        assertFalse(browser.text("#analysis-out .score").isBlank());
+
+        // another analysis of the same client runs (a fetch of its own): the page's request is refused with 429
+        // and Retry-After, and the page asks once more after that time
+        browser.js("window.__other = fetch(arguments[0]).then((r) => r.status);", "/api/games/" + id + "/analysis?ply=3");
+        browser.js("document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'End', bubbles: true}));");
+        browser.waiting(20).until(d -> !browser.all("#analysis-out .eval[data-ply='6']").isEmpty());
+        Object later = browser.js("""
+                return performance.getEntriesByType('resource').filter((e) => e.name.includes('/analysis?'))
+                  .map((e) => e.name.replace(/.*ply=/, '') + ':' + e.responseStatus);""");
+        System.out.println("browser: analysis requests (ply:status): " + later);
+        assertEquals(List.of("6:200", "1:200", "3:200", "6:429", "6:200"), later);
     }
 }

@@ -55,7 +55,8 @@ export function applyEvent(game, ev, variant) {
     game.result = ev.result ?? null;
     if (ev.clock) { game.clock = ev.clock; changed.clock = true; }
     if ('drawOffer' in ev) game.drawOffer = ev.drawOffer;
-    if (ev.status === 'finished') game.legalMoves = [];
+    if (Array.isArray(ev.legalMoves)) game.legalMoves = ev.legalMoves;
+    else if (ev.status === 'finished') game.legalMoves = [];
     if (wasWaiting && ev.status === 'active' && game.players) {
       // only a person takes a free seat (POST join)
       for (const side of ['first', 'second']) if (!game.players[side]) game.players[side] = 'human';

@@ -1,16 +1,22 @@
 // HTTP client for the Koma server API (docs/server-api.md): JSON in and out, errors as ApiError.
 
-/** An HTTP error answer: status code and the server's error text. */
+/** An HTTP error answer: status code, the server's error text, and Retry-After in seconds (or null). */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, retryAfter = null) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
-/** Sends a request and returns the parsed JSON (or text) answer; throws ApiError on 4xx/5xx. */
+/**
+ * Sends a request and returns the parsed JSON (or text) answer; throws ApiError on 4xx/5xx. Every request
+ * but GET carries a JSON body ({} when none is given): the server refuses changes without
+ * Content-Type: application/json.
+ */
 export async function api(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
+  if (body === undefined && method !== 'GET' && method !== 'HEAD') body = {};
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -22,7 +28,8 @@ export async function api(method, path, body) {
     try { data = JSON.parse(text); } catch (e) { data = text; }
   }
   if (!res.ok) {
-    throw new ApiError(res.status, (data && data.error) || text || res.statusText);
+    const ra = parseFloat(res.headers.get('Retry-After'));
+    throw new ApiError(res.status, (data && data.error) || text || res.statusText, Number.isFinite(ra) ? ra : null);
   }
   return data;
 }

@@ -1,14 +1,15 @@
 // The SVG board: squares, coordinates, pieces, hands, highlights, and move input (click-click, drag and
 // drop, drops from hand) against the game's legalMoves; a promotion choice when a move has variants.
+// Built with DOM calls (js/dom.js), never from markup.
 
-import { pieceMarkup, pieceSvg } from './pieces.js';
+import { pieceGroup, pieceSvg } from './pieces.js';
+import { h, svg, clear } from './dom.js';
 import { squareName, squareIndex, parseMove } from './fen.js';
 import { t, pieceName } from './i18n.js';
 
 const SQ = 100;
 const MARGIN = 34;
 const KANJI_NUM = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十', '十一'];
-const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Board view of one rule set; call setState() with the position and options, it redraws. */
 export class BoardView {
@@ -29,11 +30,11 @@ export class BoardView {
     this.selected = null;
     this.drag = null;
     root.classList.add('board-wrap', family === 'shogi' ? 'family-shogi' : 'family-chess');
-    root.innerHTML = '<div class="hand hand-top"></div><div class="board-box"></div><div class="hand hand-bottom"></div><div class="promo-layer"></div>';
-    this.box = root.querySelector('.board-box');
-    this.handTop = root.querySelector('.hand-top');
-    this.handBottom = root.querySelector('.hand-bottom');
-    this.promoLayer = root.querySelector('.promo-layer');
+    this.handTop = h('div', { class: 'hand hand-top' });
+    this.box = h('div', { class: 'board-box' });
+    this.handBottom = h('div', { class: 'hand hand-bottom' });
+    this.promoLayer = h('div', { class: 'promo-layer' });
+    clear(root, this.handTop, this.box, this.handBottom, this.promoLayer);
     this.box.addEventListener('pointerdown', (e) => this.pointerDown(e));
     window.addEventListener('pointermove', this.moveListener = (e) => this.pointerMove(e));
     window.addEventListener('pointerup', this.upListener = (e) => this.pointerUp(e));
@@ -91,66 +92,66 @@ export class BoardView {
     const H = this.ranks * SQ + 2 * MARGIN;
     const { board, lastMove, checkSquare } = this.state;
     const light = this.family === 'chess';
-    let s = `<svg xmlns="${SVG_NS}" class="board" viewBox="0 0 ${W} ${H}" data-files="${this.files}" data-ranks="${this.ranks}">`;
-    s += `<rect class="board-bg" x="0" y="0" width="${W}" height="${H}"/>`;
+    const root = svg('svg', { class: 'board', viewBox: `0 0 ${W} ${H}`, 'data-files': this.files, 'data-ranks': this.ranks },
+      svg('rect', { class: 'board-bg', x: 0, y: 0, width: W, height: H }));
     const lm = lastMove ? parseMove(lastMove) : null;
     const dests = this.selected ? this.movesFrom(this.selected) : new Map();
     for (let f = 0; f < this.files; f++) {
       for (let r = 0; r < this.ranks; r++) {
         const sq = squareName(f, r);
         const [c, row] = this.cell(sq);
-        const x = MARGIN + c * SQ;
-        const y = MARGIN + row * SQ;
         let cls = 'sq';
         if (light) cls += (f + r) % 2 === 0 ? ' dark' : ' light';
         if (lm && (lm.to === sq || lm.from === sq)) cls += ' last';
         if (this.selected && this.selected.square === sq) cls += ' selected';
         if (checkSquare === sq) cls += ' check';
-        s += `<rect class="${cls}" data-square="${sq}" x="${x}" y="${y}" width="${SQ}" height="${SQ}"/>`;
+        root.appendChild(svg('rect', { class: cls, 'data-square': sq, x: MARGIN + c * SQ, y: MARGIN + row * SQ, width: SQ, height: SQ }));
       }
     }
-    if (this.family === 'shogi') {
-      s += this.gridLines();
-    }
-    s += this.coordLabels();
+    if (this.family === 'shogi') root.append(...this.gridLines());
+    root.append(...this.coordLabels());
     for (const [sq, p] of board) {
       if (this.drag && this.drag.moved && this.drag.square === sq) continue;
       const [c, row] = this.cell(sq);
-      s += `<g class="pc" data-on="${sq}" data-side="${p.side}" data-piece="${p.piece}" transform="translate(${MARGIN + c * SQ} ${MARGIN + row * SQ})">${pieceMarkup(this.pieceOpts(p.piece, p.side))}</g>`;
+      root.appendChild(svg('g', { class: 'pc', 'data-on': sq, 'data-side': p.side, 'data-piece': p.piece,
+        transform: `translate(${MARGIN + c * SQ} ${MARGIN + row * SQ})` }, pieceGroup(this.pieceOpts(p.piece, p.side))));
     }
     for (const [sq] of dests) {
       const [c, row] = this.cell(sq);
       const cx = MARGIN + c * SQ + SQ / 2;
       const cy = MARGIN + row * SQ + SQ / 2;
-      s += board.has(sq)
-        ? `<circle class="dest capture" data-dest="${sq}" cx="${cx}" cy="${cy}" r="${SQ * 0.46}"/>`
-        : `<circle class="dest" data-dest="${sq}" cx="${cx}" cy="${cy}" r="${SQ * 0.15}"/>`;
+      root.appendChild(board.has(sq)
+        ? svg('circle', { class: 'dest capture', 'data-dest': sq, cx, cy, r: SQ * 0.46 })
+        : svg('circle', { class: 'dest', 'data-dest': sq, cx, cy, r: SQ * 0.15 }));
     }
     if (this.drag && this.drag.moved) {
       const p = board.get(this.drag.square);
-      if (p) s += `<g class="pc dragging" transform="translate(${this.drag.x - SQ / 2} ${this.drag.y - SQ / 2})">${pieceMarkup(this.pieceOpts(p.piece, p.side))}</g>`;
+      if (p) {
+        root.appendChild(svg('g', { class: 'pc dragging', transform: `translate(${this.drag.x - SQ / 2} ${this.drag.y - SQ / 2})` },
+          pieceGroup(this.pieceOpts(p.piece, p.side))));
+      }
     }
-    s += '</svg>';
-    this.box.innerHTML = s;
-    this.svg = this.box.firstChild;
+    clear(this.box, root);
+    this.svg = root;
     this.renderHands();
   }
 
+  /** Shogi-style board: lines between the squares, and the four star points on 9x9. */
   gridLines() {
-    let s = '';
+    const out = [];
     const W = this.files * SQ;
     const H = this.ranks * SQ;
-    for (let i = 0; i <= this.files; i++) s += `<line class="grid" x1="${MARGIN + i * SQ}" y1="${MARGIN}" x2="${MARGIN + i * SQ}" y2="${MARGIN + H}"/>`;
-    for (let i = 0; i <= this.ranks; i++) s += `<line class="grid" x1="${MARGIN}" y1="${MARGIN + i * SQ}" x2="${MARGIN + W}" y2="${MARGIN + i * SQ}"/>`;
+    for (let i = 0; i <= this.files; i++) out.push(svg('line', { class: 'grid', x1: MARGIN + i * SQ, y1: MARGIN, x2: MARGIN + i * SQ, y2: MARGIN + H }));
+    for (let i = 0; i <= this.ranks; i++) out.push(svg('line', { class: 'grid', x1: MARGIN, y1: MARGIN + i * SQ, x2: MARGIN + W, y2: MARGIN + i * SQ }));
     if (this.files === 9) {
-      for (const [a, b] of [[3, 3], [6, 3], [3, 6], [6, 6]]) s += `<circle class="hoshi" cx="${MARGIN + a * SQ}" cy="${MARGIN + b * SQ}" r="5"/>`;
+      for (const [a, b] of [[3, 3], [6, 3], [3, 6], [6, 6]]) out.push(svg('circle', { class: 'hoshi', cx: MARGIN + a * SQ, cy: MARGIN + b * SQ, r: 5 }));
     }
-    return s;
+    return out;
   }
 
   /** Chess style: files a.. under the board, ranks 1.. at its left; shogi style: files 11..1 above, ranks a.. (or 一..) at the right. */
   coordLabels() {
-    let s = '';
+    const out = [];
     const W = this.files * SQ;
     const H = this.ranks * SQ;
     const shogi = this.opts.coords === 'shogi';
@@ -159,7 +160,7 @@ export class BoardView {
       const x = MARGIN + c * SQ + SQ / 2;
       const label = shogi ? String(this.files - f) : String.fromCharCode(97 + f);
       const y = shogi ? MARGIN - 9 : MARGIN + H + 25;
-      s += `<text class="coord coord-file" x="${x}" y="${y}">${label}</text>`;
+      out.push(svg('text', { class: 'coord coord-file', x, y }, label));
     }
     for (let r = 0; r < this.ranks; r++) {
       const [, row] = this.cell(squareName(0, r));
@@ -167,9 +168,9 @@ export class BoardView {
       const idx = this.ranks - 1 - r;
       const label = shogi ? (this.opts.kanjiNumerals ? KANJI_NUM[idx] : String.fromCharCode(97 + idx)) : String(r + 1);
       const x = shogi ? MARGIN + W + MARGIN / 2 : MARGIN / 2;
-      s += `<text class="coord coord-rank${shogi && this.opts.kanjiNumerals && idx === 10 ? ' narrow' : ''}" x="${x}" y="${y}">${label}</text>`;
+      out.push(svg('text', { class: `coord coord-rank${shogi && this.opts.kanjiNumerals && idx === 10 ? ' narrow' : ''}`, x, y }, label));
     }
-    return s;
+    return out;
   }
 
   renderHands() {
@@ -180,27 +181,29 @@ export class BoardView {
     }
     const bottom = this.opts.flipped ? 'second' : 'first';
     const top = bottom === 'first' ? 'second' : 'first';
-    this.handTop.innerHTML = this.handMarkup(top);
-    this.handBottom.innerHTML = this.handMarkup(bottom);
+    clear(this.handTop, this.handNodes(top));
+    clear(this.handBottom, this.handNodes(bottom));
     this.handTop.dataset.side = top;
     this.handBottom.dataset.side = bottom;
   }
 
-  handMarkup(side) {
+  /** The label and the pieces in one side's hand (buttons, enabled when that side may drop now). */
+  handNodes(side) {
     const hand = (this.state.hands && this.state.hands[side]) || {};
     const order = (this.variant.pieces || []).filter((p) => !p.promoted && !p.royal).map((p) => p.letter);
     const letters = Object.keys(hand).filter((l) => hand[l] > 0)
       .sort((a, b) => order.indexOf(a) - order.indexOf(b));
     const canDrop = this.state.interactive && this.state.sideToMove === side;
-    let s = `<span class="hand-label">${t(side === 'first' ? 'side.first.shogi' : 'side.second.shogi')}</span>`;
-    if (!letters.length) s += `<span class="hand-empty">${t('hand.empty')}</span>`;
+    const out = [h('span', { class: 'hand-label' }, t(side === 'first' ? 'side.first.shogi' : 'side.second.shogi'))];
+    if (!letters.length) out.push(h('span', { class: 'hand-empty' }, t('hand.empty')));
     for (const l of letters) {
       const sel = this.selected && this.selected.drop && this.selected.piece === l && canDrop;
       const info = this.info.get(l);
-      s += `<button type="button" class="hand-piece${sel ? ' selected' : ''}" data-hand="${l}" data-side="${side}"${canDrop ? '' : ' disabled'} title="${info ? pieceName(info.name, this.family) : l}">`
-        + pieceSvg(this.pieceOpts(l, side), 46) + `<span class="count">${hand[l]}</span></button>`;
+      out.push(h('button', { type: 'button', class: 'hand-piece' + (sel ? ' selected' : ''), 'data-hand': l, 'data-side': side,
+        disabled: !canDrop, title: info ? pieceName(info.name, this.family) : l },
+      pieceSvg(this.pieceOpts(l, side), 46), h('span', { class: 'count' }, hand[l])));
     }
-    return s;
+    return out;
   }
 
   handClick(e) {
@@ -300,24 +303,25 @@ export class BoardView {
     const p = parseMove(candidates[0]);
     const piece = p.drop ? null : this.state.board.get(p.from);
     const side = piece ? piece.side : this.state.sideToMove;
-    let s = `<div class="promo-dialog" role="dialog" aria-label="${t('promo.title')}"><div class="promo-title">${t('promo.title')}</div><div class="promo-options">`;
     const sorted = [...candidates].sort((a, b) => parseMove(b).suffix.length - parseMove(a).suffix.length);
-    for (const m of sorted) {
+    const options = sorted.map((m) => {
       const suf = parseMove(m).suffix;
       let letter;
       if (suf === '+') letter = '+' + piece.piece;
       else if (suf) letter = suf.toUpperCase();
       else letter = piece.piece;
       const label = suf ? t('promo.promote') : t('promo.keep');
-      s += `<button type="button" class="promo-option" data-promo="${suf || '='}" data-move="${m}" title="${label}">${pieceSvg(this.pieceOpts(letter, side), 64)}<span>${label}</span></button>`;
-    }
-    s += `</div><button type="button" class="promo-cancel">${t('promo.cancel')}</button></div>`;
-    this.promoLayer.innerHTML = s;
-    this.promoLayer.querySelector('.promo-cancel').onclick = () => { this.closePromotion(); this.selected = null; this.render(); };
-    for (const b of this.promoLayer.querySelectorAll('.promo-option')) b.onclick = () => this.play(b.dataset.move);
+      return h('button', { type: 'button', class: 'promo-option', 'data-promo': suf || '=', 'data-move': m, title: label,
+        onclick: () => this.play(m) }, pieceSvg(this.pieceOpts(letter, side), 64), h('span', null, label));
+    });
+    const cancel = () => { this.closePromotion(); this.selected = null; this.render(); };
+    clear(this.promoLayer, h('div', { class: 'promo-dialog', role: 'dialog', 'aria-label': t('promo.title') },
+      h('div', { class: 'promo-title' }, t('promo.title')),
+      h('div', { class: 'promo-options' }, options),
+      h('button', { type: 'button', class: 'promo-cancel', onclick: cancel }, t('promo.cancel'))));
   }
 
   closePromotion() {
-    this.promoLayer.innerHTML = '';
+    clear(this.promoLayer);
   }
 }

@@ -1,12 +1,21 @@
 // The game page: board, hands, clocks, move list with stepping, actions (move, resign, draw, claim,
-// join), live feed over the WebSocket, analysis after the game, and record export.
+// join), live updates by versioned events (js/gamestate.js) from the action answers and the WebSocket feed,
+// analysis after the game, and record export. Built with DOM calls (js/dom.js), never from markup.
 
 import { api, variantInfo, isShogiFamily } from './api.js';
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { BoardView } from './board.js';
 import { parseFen, boardFromList } from './fen.js';
+import { GameState } from './gamestate.js';
+import { h, clear } from './dom.js';
 
 const PREFS_KEY = 'koma.prefs';
+
+/** Milliseconds between polls of the game while the feed is down. */
+const POLL_MS = 3000;
+
+/** Terminations with a short explanation under the result (result.note.{key}). */
+const EXPLAINED = new Set(['aborted', 'abandoned']);
 
 function loadPrefs() {
   try { return JSON.parse(localStorage.getItem(PREFS_KEY)) || {}; } catch (e) { return {}; }
@@ -16,8 +25,15 @@ function savePrefs(p) {
   try { localStorage.setItem(PREFS_KEY, JSON.stringify(p)); } catch (e) { /* not remembered */ }
 }
 
-function esc(s) {
-  return String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+/** The i18n key part of a termination ("time forfeit" -> "time_forfeit"). */
+function terminationKey(termination) {
+  return String(termination).toLowerCase().replace(/[^a-z]+/g, '_');
+}
+
+/** The translation of key, or null when there is none. */
+function tOrNull(key, params) {
+  const s = t(key, params);
+  return s === key ? null : s;
 }
 
 /** mm:ss (h:mm:ss over an hour, tenths under ten seconds). */
@@ -37,15 +53,23 @@ export class GamePage {
     this.root = root;
     this.id = id;
     this.joinRequested = joinRequested;
-    this.game = null;
+    this.state = null;
     this.viewPly = null;
     this.destroyed = false;
     this.prefs = loadPrefs();
     this.analysisOn = false;
-    this.analysisSeq = 0;
+    this.analysisWanted = null;
+    this.analysisBusy = false;
+    this.analysisShown = null;
+    this.retries = 0;
     this.keyListener = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyListener);
     this.start();
+  }
+
+  /** The game as the page knows it (null while loading). */
+  get game() {
+    return this.state && this.state.game;
   }
 
   destroy() {
@@ -57,133 +81,157 @@ export class GamePage {
     clearTimeout(this.reconnectTimer);
     if (this.ws) this.ws.close();
     if (this.board) this.board.destroy();
+    if (this.state) this.state.destroy();
+    if (window.__komaFeed && window.__komaFeed.page === this) delete window.__komaFeed;
+  }
+
+  gamePath(suffix = '') {
+    return '/api/games/' + encodeURIComponent(this.id) + suffix;
   }
 
   async start() {
-    this.root.innerHTML = `<p class="loading">${t('common.loading')}</p>`;
+    clear(this.root, h('p', { class: 'loading' }, t('common.loading')));
     let g;
     try {
-      g = await api('GET', '/api/games/' + encodeURIComponent(this.id));
+      g = await api('GET', this.gamePath());
       this.variant = await variantInfo(g.variant);
     } catch (e) {
-      this.root.innerHTML = `<p class="error">${t('error.noGame')}: ${esc(e.message)}</p>`;
+      clear(this.root, h('p', { class: 'error' }, t('error.noGame') + ': ' + e.message));
       return;
     }
     if (this.destroyed) return;
     this.family = isShogiFamily(g.variant) ? 'shogi' : 'chess';
     this.royals = new Set(this.variant.pieces.filter((p) => p.royal).map((p) => p.letter));
     this.layout();
-    this.board = new BoardView(this.root.querySelector('#board'), this.variant, this.family, (m) => this.sendMove(m));
+    this.board = new BoardView(this.q('#board'), this.variant, this.family, (m) => this.sendMove(m));
     this.board.setOptions({
       pieceSet: this.prefs.pieceSet || 'kanji',
       coords: this.prefs['coords_' + this.family] || (this.family === 'shogi' ? 'shogi' : 'chess'),
       kanjiNumerals: !!this.prefs.kanjiNumerals,
       flipped: g.you === 'second',
     });
-    this.update(g);
+    if (this.state) this.state.destroy();
+    this.state = new GameState(this.variant, () => api('GET', this.gamePath()), (c) => this.changed(c));
+    this.exposeFeed();
+    this.state.receive(g);
     this.connect();
     this.timer = setInterval(() => this.tickClocks(), 100);
-    this.poll = setInterval(() => { if (!this.ws || this.ws.readyState !== 1) this.refresh(); }, 3000);
+    this.poll = setInterval(() => { if (!this.ws || this.ws.readyState !== 1) this.refresh(); }, POLL_MS);
+  }
+
+  /**
+   * window.__komaFeed: the feed's socket, the page's version, a way in for a message, and the number of
+   * whole-game fetches; read by the browser tests (and handy in the console). Gives no more power than the page's
+   * own scripts have.
+   */
+  exposeFeed() {
+    const page = this;
+    window.__komaFeed = {
+      page,
+      get socket() { return page.ws; },
+      get version() { return page.state ? page.state.version : null; },
+      get fetches() { return page.state ? page.state.fetches : 0; },
+      receive(msg) { if (page.state) page.state.receive(msg); },
+    };
+  }
+
+  q(css) {
+    return this.root.querySelector(css);
   }
 
   layout() {
-    this.root.innerHTML = `
-<section class="game-page" data-game="${esc(this.id)}">
-  <div class="game-main">
-    <div class="player-bar" id="bar-top"></div>
-    <div id="board"></div>
-    <div class="player-bar" id="bar-bottom"></div>
-  </div>
-  <aside class="game-side">
-    <h1 class="game-title"></h1>
-    <div class="status" id="status" aria-live="polite"></div>
-    <div class="result" id="result" hidden></div>
-    <div class="join-box" id="join-box" hidden></div>
-    <p class="error" id="game-error" role="alert"></p>
-    <div class="actions" id="actions"></div>
-    <div class="view-controls">
-      <button type="button" id="flip"></button>
-      <label class="shogi-only"><span data-t="view.pieces"></span> <select id="piece-set"></select></label>
-      <label><span data-t="view.coords"></span> <select id="coords"></select></label>
-      <label class="shogi-only"><input type="checkbox" id="kanji-numerals"> <span data-t="view.kanjiNumerals"></span></label>
-      <label class="shogi-only"><span data-t="view.notation"></span> <select id="notation"></select></label>
-    </div>
-    <div class="nav" id="nav">
-      <button type="button" data-nav="first" aria-label="first">«</button>
-      <button type="button" data-nav="prev" aria-label="previous">‹</button>
-      <span id="ply-label"></span>
-      <button type="button" data-nav="next" aria-label="next">›</button>
-      <button type="button" data-nav="last" aria-label="last">»</button>
-    </div>
-    <div class="move-list" id="move-list"></div>
-    <div class="analysis" id="analysis" hidden>
-      <button type="button" id="analyse"></button>
-      <div id="analysis-out"></div>
-    </div>
-    <div class="export">
-      <span data-t="export.title"></span>
-      <span id="export-buttons"></span>
-      <a id="export-download" hidden></a>
-      <textarea id="export-out" rows="5" readonly hidden></textarea>
-    </div>
-  </aside>
-</section>`;
-    const q = (s) => this.root.querySelector(s);
-    q('#flip').onclick = () => this.board.setOptions({ flipped: !this.board.opts.flipped }) || this.renderBars();
-    q('#piece-set').onchange = (e) => { this.prefs.pieceSet = e.target.value; this.prefsChanged(); };
-    q('#coords').onchange = (e) => { this.prefs['coords_' + this.family] = e.target.value; this.prefsChanged(); };
-    q('#kanji-numerals').onchange = (e) => { this.prefs.kanjiNumerals = e.target.checked; this.prefsChanged(); };
-    q('#notation').onchange = (e) => { this.prefs.notation = e.target.value; this.prefsChanged(); };
-    q('#nav').onclick = (e) => {
+    const navButton = (nav, label, text) => h('button', { type: 'button', 'data-nav': nav, 'aria-label': label }, text);
+    const tSpan = (key) => h('span', { 'data-t': key });
+    clear(this.root, h('section', { class: 'game-page', 'data-game': this.id },
+      h('div', { class: 'game-main' },
+        h('div', { class: 'player-bar', id: 'bar-top' }),
+        h('div', { id: 'board' }),
+        h('div', { class: 'player-bar', id: 'bar-bottom' })),
+      h('aside', { class: 'game-side' },
+        h('h1', { class: 'game-title' }),
+        h('div', { class: 'status', id: 'status', 'aria-live': 'polite' }),
+        h('div', { class: 'result', id: 'result', hidden: true }),
+        h('div', { class: 'join-box', id: 'join-box', hidden: true }),
+        h('p', { class: 'error', id: 'game-error', role: 'alert' }),
+        h('div', { class: 'actions', id: 'actions' }),
+        h('div', { class: 'view-controls' },
+          h('button', { type: 'button', id: 'flip' }), ' ',
+          h('label', { class: 'shogi-only' }, tSpan('view.pieces'), ' ', h('select', { id: 'piece-set' })), ' ',
+          h('label', null, tSpan('view.coords'), ' ', h('select', { id: 'coords' })), ' ',
+          h('label', { class: 'shogi-only' }, h('input', { type: 'checkbox', id: 'kanji-numerals' }), ' ', tSpan('view.kanjiNumerals')), ' ',
+          h('label', { class: 'shogi-only' }, tSpan('view.notation'), ' ', h('select', { id: 'notation' }))),
+        h('div', { class: 'nav', id: 'nav' },
+          navButton('first', 'first', '«'), ' ', navButton('prev', 'previous', '‹'), ' ',
+          h('span', { id: 'ply-label' }), ' ',
+          navButton('next', 'next', '›'), ' ', navButton('last', 'last', '»')),
+        h('div', { class: 'move-list', id: 'move-list' }),
+        h('div', { class: 'analysis', id: 'analysis', hidden: true },
+          h('button', { type: 'button', id: 'analyse' }),
+          h('div', { id: 'analysis-out' })),
+        h('div', { class: 'export' },
+          tSpan('export.title'), ' ',
+          h('span', { id: 'export-buttons' }), ' ',
+          h('a', { id: 'export-download', hidden: true }), ' ',
+          h('textarea', { id: 'export-out', rows: 5, readonly: true, hidden: true })))));
+    const q = (s) => this.q(s);
+    q('#flip').addEventListener('click', () => { this.board.setOptions({ flipped: !this.board.opts.flipped }); this.renderBars(); });
+    q('#piece-set').addEventListener('change', (e) => { this.prefs.pieceSet = e.target.value; this.prefsChanged(); });
+    q('#coords').addEventListener('change', (e) => { this.prefs['coords_' + this.family] = e.target.value; this.prefsChanged(); });
+    q('#kanji-numerals').addEventListener('change', (e) => { this.prefs.kanjiNumerals = e.target.checked; this.prefsChanged(); });
+    q('#notation').addEventListener('change', (e) => { this.prefs.notation = e.target.value; this.prefsChanged(); });
+    q('#nav').addEventListener('click', (e) => {
       const b = e.target.closest('[data-nav]');
       if (b) this.step(b.dataset.nav);
-    };
-    q('#move-list').onclick = (e) => {
+    });
+    q('#move-list').addEventListener('click', (e) => {
       const b = e.target.closest('[data-ply]');
       if (b) this.showPly(Number(b.dataset.ply));
-    };
-    q('#analyse').onclick = () => { this.analysisOn = true; this.analyse(); };
-    q('#export-buttons').onclick = (e) => {
+    });
+    q('#analyse').addEventListener('click', () => { this.analysisOn = true; this.analysisShown = null; this.requestAnalysis(); });
+    q('#export-buttons').addEventListener('click', (e) => {
       const b = e.target.closest('[data-export]');
       if (b) this.exportRecord(b.dataset.export);
-    };
-    q('#actions').onclick = (e) => {
+    });
+    q('#actions').addEventListener('click', (e) => {
       const b = e.target.closest('[data-action]');
       if (b) this.action(b.dataset.action, b);
-    };
-    q('#join-box').onclick = (e) => {
+    });
+    q('#join-box').addEventListener('click', (e) => {
       if (e.target.closest('#join')) this.join();
       if (e.target.closest('#copy-link')) this.copyLink();
-    };
+    });
     if (this.family !== 'shogi') for (const el of this.root.querySelectorAll('.shogi-only')) el.hidden = true;
     this.relabelStatic();
   }
 
   /** Texts that do not depend on the game state (redone on a language switch). */
   relabelStatic() {
-    const q = (s) => this.root.querySelector(s);
+    const q = (s) => this.q(s);
     for (const el of this.root.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
     q('.game-title').textContent = t('variant.' + this.variant.id);
     q('#flip').textContent = t('view.flip');
-    const opt = (v, cur, label) => `<option value="${v}"${v === cur ? ' selected' : ''}>${label}</option>`;
-    q('#piece-set').innerHTML = opt('kanji', this.board ? this.board.opts.pieceSet : this.prefs.pieceSet || 'kanji', t('view.set.kanji'))
-      + opt('international', this.board ? this.board.opts.pieceSet : this.prefs.pieceSet, t('view.set.international'));
+    const opt = (v, cur, label) => h('option', { value: v, selected: v === cur }, label);
+    const set = this.board ? this.board.opts.pieceSet : this.prefs.pieceSet || 'kanji';
+    clear(q('#piece-set'), opt('kanji', set, t('view.set.kanji')), opt('international', set, t('view.set.international')));
     const coords = this.prefs['coords_' + this.family] || (this.family === 'shogi' ? 'shogi' : 'chess');
-    q('#coords').innerHTML = opt('chess', coords, t('view.coords.chess')) + opt('shogi', coords, t('view.coords.shogi'));
+    clear(q('#coords'), opt('chess', coords, t('view.coords.chess')), opt('shogi', coords, t('view.coords.shogi')));
     q('#kanji-numerals').checked = !!this.prefs.kanjiNumerals;
     const notation = this.prefs.notation || 'western';
-    q('#notation').innerHTML = opt('western', notation, t('view.notation.western')) + opt('japanese', notation, t('view.notation.japanese'));
+    clear(q('#notation'), opt('western', notation, t('view.notation.western')), opt('japanese', notation, t('view.notation.japanese')));
     q('#analyse').textContent = t('analysis.run');
     // KIF and CSA are defined for shogi only; Wa shogi records are PGN with UCI moves (README, Game records)
     const formats = this.variant.id === 'shogi' ? ['kif', 'csa', 'fen'] : ['pgn', 'fen'];
-    q('#export-buttons').innerHTML = formats.map((f) => `<button type="button" data-export="${f}">${f === 'fen' ? (this.variant.id === 'shogi' ? 'SFEN' : 'FEN') : f.toUpperCase()}</button>`).join(' ');
+    clear(q('#export-buttons'), formats.map((f, i) => [i ? ' ' : null,
+      h('button', { type: 'button', 'data-export': f }, f === 'fen' ? (this.variant.id === 'shogi' ? 'SFEN' : 'FEN') : f.toUpperCase())]));
   }
 
   relabel() {
     if (!this.game) { this.start(); return; }
+    this.drawn = {};
     this.relabelStatic();
     this.board.render();
-    this.update(this.game);
+    this.renderAll();
+    if (this.analysisOn) { this.analysisShown = null; this.requestAnalysis(); }
   }
 
   prefsChanged() {
@@ -196,44 +244,85 @@ export class GamePage {
     this.renderMoves();
   }
 
+  // ---- the feed ----
+
+  /** Opens the WebSocket feed; its first message is the whole game, then events (docs/server-api.md, Feed). */
   connect() {
-    if (this.destroyed) return;
+    if (this.destroyed || this.feedGone) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(this.id)}`);
     this.ws = ws;
-    ws.onmessage = (e) => {
+    ws.addEventListener('message', (e) => {
       if (this.ws !== ws) return;
       let msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }
-      if (msg.type === 'game' && msg.game) this.update(msg.game);
-    };
-    ws.onopen = () => { this.root.querySelector('.game-page')?.classList.remove('offline'); this.retries = 0; };
-    ws.onclose = () => {
+      if (msg.type === 'pong' || msg.type === 'error') return;
+      if (msg.type === 'game') {
+        // the connection works: the next drop starts its back-off afresh
+        this.retries = 0;
+        this.q('.game-page')?.classList.remove('offline');
+      }
+      this.state.receive(msg);
+    });
+    ws.addEventListener('open', () => { this.q('.game-page')?.classList.remove('offline'); });
+    ws.addEventListener('close', (e) => {
       if (this.destroyed || this.ws !== ws) return;
-      this.root.querySelector('.game-page')?.classList.add('offline');
-      this.retries = (this.retries || 0) + 1;
-      this.reconnectTimer = setTimeout(() => this.connect(), Math.min(10000, 500 * 2 ** this.retries));
-    };
+      this.q('.game-page')?.classList.add('offline');
+      if (e.code === 4404) {
+        // the game is gone: no reconnecting, no polling
+        this.feedGone = true;
+        clearInterval(this.poll);
+        this.showError(t('error.noGame'));
+        return;
+      }
+      this.retries++;
+      let delay = Math.min(10000, 500 * 2 ** this.retries);
+      if (e.code === 4429) delay = Math.min(60000, 5000 * 2 ** Math.min(this.retries, 4));
+      else if (e.code === 4008 && this.retries === 1) delay = 100;
+      this.reconnectTimer = setTimeout(() => this.connect(), delay * (0.8 + 0.4 * Math.random()));
+    });
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => { if (ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);
   }
 
+  /** A new connection now (after joining: the feed then knows the page's seat). */
   reconnect() {
     const old = this.ws;
     this.ws = null;
+    clearTimeout(this.reconnectTimer);
     if (old) old.close();
     this.connect();
   }
 
-  /** A newer game state (from an answer or the feed); older states are ignored. */
-  update(g) {
-    if (this.game && g.ply < this.game.ply && g.status === this.game.status) return;
-    const atEnd = this.viewPly === null || (this.game && this.viewPly >= this.game.ply);
-    const prevStatus = this.game && this.game.status;
-    this.game = g;
-    this.receivedAt = performance.now();
-    if (atEnd) this.viewPly = null;
-    if (prevStatus && prevStatus !== 'finished' && g.status === 'finished') this.analysisOn = false;
+  /** Fetches the whole game (while the feed is down, and after a refused request). */
+  refresh() {
+    if (this.state && !this.destroyed) this.state.resync();
+  }
+
+  // ---- rendering ----
+
+  /** What GameState reports as changed, redrawn (the move list gains entries rather than being rebuilt). */
+  changed(c) {
+    const g = this.game;
+    if (!g || this.destroyed) return;
+    if (this.viewPly !== null && this.viewPly >= g.ply) this.viewPly = null;
+    if (this.lastStatus && this.lastStatus !== 'finished' && g.status === 'finished') this.analysisOn = false;
+    this.lastStatus = g.status;
+    if (c.whole) {
+      this.renderAll();
+      return;
+    }
+    if (c.moves) this.appendMoves(c.newMoves || 0);
+    if (c.position || c.status) this.renderPosition();
+    if (c.status) this.renderStatus();
+    else if (c.moves) this.renderStatusLine();
+    else if (c.drawOffer) this.renderActions();
+    if (c.seat && !c.status) { this.renderJoin(); this.renderActions(); }
+    if (c.moves || c.status || c.seat) this.renderBars();
+    this.tickClocks();
+  }
+
+  renderAll() {
     this.renderPosition();
     this.renderStatus();
     this.renderBars();
@@ -285,11 +374,15 @@ export class GamePage {
       board, hands, lastMove, checkSquare, sideToMove: side,
       legalMoves: p === g.ply ? g.legalMoves : [], interactive: this.canMove(),
     });
-    const label = this.root.querySelector('#ply-label');
+    const label = this.q('#ply-label');
     label.textContent = t('nav.ply', { ply: p, total: g.ply });
     label.dataset.ply = p;
-    if (this.analysisOn) this.analyse();
-    else this.root.querySelector('#analysis-out').innerHTML = '';
+    if (!this.analysisOn) {
+      this.analysisShown = null;
+      clear(this.q('#analysis-out'));
+    } else if (this.analysisShown !== p) {
+      this.requestAnalysis();
+    }
   }
 
   sideName(side) {
@@ -311,21 +404,22 @@ export class GamePage {
     const bottom = this.board.opts.flipped ? 'second' : 'first';
     const top = bottom === 'first' ? 'second' : 'first';
     for (const [id, side] of [['#bar-top', top], ['#bar-bottom', bottom]]) {
-      const el = this.root.querySelector(id);
+      const el = this.q(id);
       el.dataset.side = side;
       const mark = this.family === 'shogi' ? (side === 'first' ? '☗' : '☖') : (side === 'first' ? '○' : '●');
       const toMove = this.game.status === 'active' && this.game.sideToMove === side;
       el.classList.toggle('to-move', toMove);
-      el.innerHTML = `<span class="side-mark">${mark}</span> <span class="side-name">${this.sideName(side)}</span>`
-        + ` <span class="player-name">${esc(this.playerName(side))}</span>`
-        + (this.game.clock && this.game.clock.type !== 'none' ? `<span class="clock" data-clock="${side}"></span>` : '');
+      clear(el, h('span', { class: 'side-mark' }, mark), ' ', h('span', { class: 'side-name' }, this.sideName(side)),
+        ' ', h('span', { class: 'player-name' }, this.playerName(side)),
+        this.game.clock && this.game.clock.type !== 'none' ? h('span', { class: 'clock', 'data-clock': side }) : null);
     }
+    this.tickClocks();
   }
 
-  renderStatus() {
+  /** The one-line status (whose move, check, waiting, over). */
+  renderStatusLine() {
     const g = this.game;
-    const st = this.root.querySelector('#status');
-    const res = this.root.querySelector('#result');
+    const st = this.q('#status');
     let s;
     if (g.status === 'waiting') s = t('status.waiting');
     else if (g.status === 'finished') s = t('status.finished');
@@ -333,91 +427,150 @@ export class GamePage {
     else s = t('status.toMove', { side: this.sideName(g.sideToMove) }) + (g.check ? ' — ' + t('status.check') : '');
     st.textContent = s;
     st.dataset.status = g.status;
+  }
+
+  renderStatus() {
+    const g = this.game;
+    this.renderStatusLine();
+    const res = this.q('#result');
     if (g.result) {
       const r = g.result;
-      const who = r.winner ? t('result.wins', { side: this.sideName(r.winner) }) : t('result.draw');
-      const term = t('termination.' + String(r.termination).toLowerCase().replace(/[^a-z]+/g, '_'));
+      const key = terminationKey(r.termination);
+      let who;
+      if (r.winner) who = t('result.wins', { side: this.sideName(r.winner) });
+      else if (key === 'aborted') who = t('result.none');
+      else who = t('result.draw');
+      const term = tOrNull('termination.' + key) ?? String(r.termination);
       res.hidden = false;
       res.dataset.winner = r.winner || 'none';
       res.dataset.termination = r.termination;
-      res.innerHTML = `<strong>${esc(r.text || '')}</strong> ${esc(who)} (${esc(term.startsWith('termination.') ? r.termination : term)})`;
+      clear(res, h('strong', null, r.text || ''), ` ${who} (${term})`,
+        EXPLAINED.has(key) ? h('p', { class: 'result-note', 'data-note': key }, t('result.note.' + key)) : null);
     } else {
       res.hidden = true;
+      clear(res);
     }
     this.renderJoin();
     this.renderActions();
-    this.root.querySelector('#analysis').hidden = g.status !== 'finished';
+    this.q('#analysis').hidden = g.status !== 'finished';
+  }
+
+  /**
+   * True when a part drawn from these inputs (and the language) would come out as it is now: then it is left as
+   * it is, so that an update that does not concern it does not replace buttons under the user's pointer.
+   */
+  unchanged(part, ...inputs) {
+    const key = JSON.stringify([lang(), ...inputs]);
+    this.drawn = this.drawn || {};
+    if (this.drawn[part] === key) return true;
+    this.drawn[part] = key;
+    return false;
   }
 
   renderJoin() {
     const g = this.game;
-    const box = this.root.querySelector('#join-box');
-    let s = '';
+    const box = this.q('#join-box');
+    if (this.unchanged('join', g.status, g.you, g.mode, g.joinUrl)) return;
+    let content = null;
     if (g.status === 'waiting' && !g.you && g.mode === 'friend') {
-      s = `<p>${t('join.invited')}</p><button type="button" id="join" class="primary">${t('join.button')}</button>`;
+      content = [h('p', null, t('join.invited')), h('button', { type: 'button', id: 'join', class: 'primary' }, t('join.button'))];
     } else if (g.status === 'waiting' && g.you && g.mode === 'friend') {
-      const url = location.origin + (g.joinUrl || `/game/${g.id}?join`);
-      s = `<p>${t('join.share')}</p><input type="text" id="share-link" readonly value="${esc(url)}"> <button type="button" id="copy-link">${t('join.copy')}</button>`;
+      const url = location.origin + (g.joinUrl || `/game/${encodeURIComponent(g.id)}?join`);
+      content = [h('p', null, t('join.share')), h('input', { type: 'text', id: 'share-link', readonly: true, value: url }), ' ',
+        h('button', { type: 'button', id: 'copy-link' }, t('join.copy'))];
     } else if (!g.you && g.status !== 'waiting') {
-      s = `<p class="spectating">${t('join.spectating')}</p>`;
+      content = [h('p', { class: 'spectating' }, t('join.spectating'))];
     }
-    box.innerHTML = s;
-    box.hidden = !s;
+    clear(box, content);
+    box.hidden = !content;
   }
 
   renderActions() {
     const g = this.game;
-    const el = this.root.querySelector('#actions');
-    if (g.status !== 'active' || !g.you) { el.innerHTML = ''; return; }
+    const el = this.q('#actions');
+    if (this.unchanged('actions', g.status, g.you, g.drawOffer, g.you === 'both' ? g.sideToMove : null)) return;
+    if (g.status !== 'active' || !g.you) { clear(el); return; }
     const mine = g.you === 'both' ? g.sideToMove : g.you;
-    let s = `<button type="button" data-action="resign" id="resign">${t('action.resign')}</button>`;
+    const button = (action, id, key) => h('button', { type: 'button', 'data-action': action, id }, t(key));
+    const parts = [button('resign', 'resign', 'action.resign')];
     if (g.drawOffer && g.drawOffer !== mine && g.you !== 'both') {
-      s += ` <span class="draw-offer">${t('draw.offered')}</span> <button type="button" data-action="accept" id="draw-accept">${t('action.accept')}</button>`
-        + ` <button type="button" data-action="decline" id="draw-decline">${t('action.decline')}</button>`;
+      parts.push(' ', h('span', { class: 'draw-offer' }, t('draw.offered')), ' ', button('accept', 'draw-accept', 'action.accept'),
+        ' ', button('decline', 'draw-decline', 'action.decline'));
     } else if (g.drawOffer === mine) {
-      s += ` <span class="draw-offer">${t('draw.pending')}</span>`;
+      parts.push(' ', h('span', { class: 'draw-offer' }, t('draw.pending')));
     } else {
-      s += ` <button type="button" data-action="offer" id="draw-offer">${t('action.offerDraw')}</button>`;
+      parts.push(' ', button('offer', 'draw-offer', 'action.offerDraw'));
     }
-    s += this.family === 'shogi'
-      ? ` <button type="button" data-action="impasse" id="claim">${t('action.claimImpasse')}</button>`
-      : ` <button type="button" data-action="claim" id="claim">${t('action.claimDraw')}</button>`;
-    el.innerHTML = s;
+    parts.push(' ', this.family === 'shogi' ? button('impasse', 'claim', 'action.claimImpasse') : button('claim', 'claim', 'action.claimDraw'));
+    clear(el, parts);
+  }
+
+  /** The text of one move in the chosen notation. */
+  moveText(m, ply) {
+    if (this.family === 'chess') return m.san || m.move;
+    if ((this.prefs.notation || 'western') === 'japanese' && m.japanese) return (this.plyIsFirst(ply) ? '▲' : '△') + m.japanese;
+    return m.western || m.move;
+  }
+
+  /** The nodes of one move-list entry: the move number where one is due, and the move's button. */
+  moveNodes(m, ply) {
+    const out = [];
+    if (this.family === 'chess') {
+      if (this.plyIsFirst(ply)) out.push(h('span', { class: 'mvno' }, this.moveNumber(ply) + '.'));
+      else if (ply === 1) out.push(h('span', { class: 'mvno' }, this.moveNumber(ply) + '…'));
+    } else {
+      out.push(h('span', { class: 'mvno' }, ply + '.'));
+    }
+    out.push(h('button', { type: 'button', class: 'mv', 'data-ply': ply }, this.moveText(m, ply)));
+    return out;
   }
 
   renderMoves() {
     const g = this.game;
     if (!g) return;
-    const notation = this.prefs.notation || 'western';
+    const list = this.q('#move-list');
+    if (!g.moves.length) {
+      clear(list, h('span', { class: 'empty' }, t('moves.none')));
+      return;
+    }
+    clear(list, g.moves.map((m, i) => this.moveNodes(m, i + 1)));
+    this.markCurrentMove();
+  }
+
+  /** Adds the last n moves of the game to the list (rebuilds it when it does not hold the ones before). */
+  appendMoves(n) {
+    const g = this.game;
+    const list = this.q('#move-list');
+    const have = list.querySelectorAll('button.mv').length;
+    if (n <= 0 || have !== g.ply - n) { this.renderMoves(); return; }
+    if (have === 0) clear(list);
+    for (let ply = g.ply - n + 1; ply <= g.ply; ply++) list.append(...this.moveNodes(g.moves[ply - 1], ply));
+    this.markCurrentMove();
+  }
+
+  /** Marks the shown ply's move in the list and scrolls it into view. */
+  markCurrentMove() {
+    const list = this.q('#move-list');
     const shown = this.shownPly();
-    let s = '';
-    g.moves.forEach((m, i) => {
-      const ply = i + 1;
-      let text;
-      if (this.family === 'chess') text = m.san || m.move;
-      else if (notation === 'japanese' && m.japanese) text = (this.plyIsFirst(ply) ? '▲' : '△') + m.japanese;
-      else text = m.western || m.move;
-      if (this.family === 'chess') {
-        if (this.plyIsFirst(ply)) s += `<span class="mvno">${this.moveNumber(ply)}.</span>`;
-        else if (ply === 1) s += `<span class="mvno">${this.moveNumber(ply)}…</span>`;
-      } else {
-        s += `<span class="mvno">${ply}.</span>`;
-      }
-      s += `<button type="button" class="mv${ply === shown ? ' current' : ''}" data-ply="${ply}">${esc(text)}</button>`;
-    });
-    const list = this.root.querySelector('#move-list');
-    list.innerHTML = s || `<span class="empty">${t('moves.none')}</span>`;
-    const cur = list.querySelector('.current');
+    let cur = null;
+    for (const b of list.querySelectorAll('button.mv')) {
+      const on = Number(b.dataset.ply) === shown;
+      b.classList.toggle('current', on);
+      if (on) cur = b;
+    }
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
   }
 
   /** True when the first player moves first from the game's start position. */
   firstMovesAtStart() {
-    try {
-      return parseFen(this.game.initialFen, this.variant.files, this.variant.ranks, this.variant.id === 'shogi').sideToMove === 'first';
-    } catch (e) {
-      return true;
+    if (this.firstAtStart === undefined) {
+      try {
+        this.firstAtStart = parseFen(this.game.initialFen, this.variant.files, this.variant.ranks, this.variant.id === 'shogi').sideToMove === 'first';
+      } catch (e) {
+        this.firstAtStart = true;
+      }
     }
+    return this.firstAtStart;
   }
 
   plyIsFirst(ply) {
@@ -428,12 +581,13 @@ export class GamePage {
     return Math.floor((ply - 1 + (this.firstMovesAtStart() ? 0 : 1)) / 2) + 1;
   }
 
+  /** Redraws the clocks: the running side's time counts down from the server's reading at clock.serverTime. */
   tickClocks() {
     const g = this.game;
     if (!g || !g.clock || g.clock.type === 'none') return;
-    const elapsed = performance.now() - this.receivedAt;
+    const elapsed = this.state.clockElapsed();
     for (const side of ['first', 'second']) {
-      const el = this.root.querySelector(`[data-clock="${side}"]`);
+      const el = this.q(`[data-clock="${side}"]`);
       const c = g.clock[side];
       if (!el || !c) continue;
       const running = g.status === 'active' && g.clock.running === side;
@@ -456,28 +610,23 @@ export class GamePage {
   }
 
   showError(msg) {
-    const el = this.root.querySelector('#game-error');
+    const el = this.q('#game-error');
     if (el) el.textContent = msg;
   }
+
+  // ---- actions ----
 
   async sendMove(move) {
     this.showError('');
     try {
-      this.update(await api('POST', `/api/games/${encodeURIComponent(this.id)}/moves`, { move, ply: this.game.ply }));
+      this.state.receive(await api('POST', this.gamePath('/moves'), { move, ply: this.game.ply }));
     } catch (e) {
       this.showError(t('error.move', { move }) + ': ' + e.message);
       this.refresh();
     }
   }
 
-  async refresh() {
-    try {
-      this.update(await api('GET', '/api/games/' + encodeURIComponent(this.id)));
-    } catch (e) { /* the feed will bring the state */ }
-  }
-
   async action(name, button) {
-    const base = `/api/games/${encodeURIComponent(this.id)}/`;
     if (name === 'resign' && !button.classList.contains('confirm')) {
       button.classList.add('confirm');
       button.textContent = t('action.confirmResign');
@@ -486,12 +635,12 @@ export class GamePage {
     }
     this.showError('');
     try {
-      let g;
-      if (name === 'resign') g = await api('POST', base + 'resign', {});
-      else if (name === 'offer' || name === 'accept' || name === 'decline') g = await api('POST', base + 'draw', { action: name });
-      else if (name === 'claim') g = await api('POST', base + 'claim', { kind: 'draw' });
-      else if (name === 'impasse') g = await api('POST', base + 'claim', { kind: 'impasse' });
-      if (g) this.update(g);
+      let answer;
+      if (name === 'resign') answer = await api('POST', this.gamePath('/resign'), {});
+      else if (name === 'offer' || name === 'accept' || name === 'decline') answer = await api('POST', this.gamePath('/draw'), { action: name });
+      else if (name === 'claim') answer = await api('POST', this.gamePath('/claim'), { kind: 'draw' });
+      else if (name === 'impasse') answer = await api('POST', this.gamePath('/claim'), { kind: 'impasse' });
+      if (answer) this.state.receive(answer);
     } catch (e) {
       this.showError(t('error.action') + ': ' + e.message);
     }
@@ -499,7 +648,7 @@ export class GamePage {
 
   async join() {
     try {
-      this.update(await api('POST', `/api/games/${encodeURIComponent(this.id)}/join`, {}));
+      this.state.receive(await api('POST', this.gamePath('/join'), {}));
       this.board.setOptions({ flipped: this.game.you === 'second' });
       this.renderBars();
       history.replaceState(null, '', '/game/' + encodeURIComponent(this.id));
@@ -510,17 +659,19 @@ export class GamePage {
   }
 
   copyLink() {
-    const input = this.root.querySelector('#share-link');
+    const input = this.q('#share-link');
     input.select();
     if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => document.execCommand('copy'));
     else document.execCommand('copy');
   }
 
+  // ---- stepping through the moves ----
+
   showPly(p) {
     const g = this.game;
     this.viewPly = p >= g.ply ? null : Math.max(0, p);
     this.renderPosition();
-    this.renderMoves();
+    this.markCurrentMove();
   }
 
   step(where) {
@@ -539,36 +690,82 @@ export class GamePage {
     else if (e.key === 'End') this.step('last');
   }
 
-  async analyse() {
-    const out = this.root.querySelector('#analysis-out');
+  // ---- analysis ----
+
+  /**
+   * Asks for the analysis of the shown ply. One request at a time (the server runs one per client): while
+   * one is out, only the latest wanted ply is kept and sent when it returns.
+   */
+  requestAnalysis() {
     const ply = this.shownPly();
-    const seq = ++this.analysisSeq;
-    out.innerHTML = `<span class="loading">${t('analysis.running')}</span>`;
+    this.analysisShown = ply;
+    this.analysisWanted = ply;
+    clear(this.q('#analysis-out'), h('span', { class: 'loading' }, t('analysis.running')));
+    if (!this.analysisBusy) this.runAnalysis();
+  }
+
+  async runAnalysis() {
+    this.analysisBusy = true;
     try {
-      const a = await api('GET', `/api/games/${encodeURIComponent(this.id)}/analysis?ply=${ply}`);
-      if (seq !== this.analysisSeq) return;
-      let score = '';
-      if (a.score && a.score.mate !== undefined) score = t('analysis.mate', { n: a.score.mate });
-      else if (a.score) score = (a.score.cp >= 0 ? '+' : '') + (a.score.cp / 100).toFixed(2);
-      const line = (a.pvText && a.pvText.length ? a.pvText : a.pv || []).join(' ');
-      out.innerHTML = `<div class="eval" data-ply="${ply}"><span class="score">${esc(score)}</span> `
-        + `<span class="depth">${t('analysis.depth', { depth: a.depth })}</span></div>`
-        + `<div class="pv"><span>${t('analysis.bestLine')}:</span> ${esc(line)}</div>`
-        + `<div class="note">${t('analysis.view')}</div>`;
-    } catch (e) {
-      if (seq === this.analysisSeq) out.innerHTML = `<span class="error">${esc(e.message)}</span>`;
+      while (this.analysisWanted !== null && !this.destroyed) {
+        let ply = this.analysisWanted;
+        this.analysisWanted = null;
+        let a = null;
+        let error = null;
+        try {
+          a = await this.fetchAnalysis(ply);
+        } catch (e) {
+          if ((e.status === 429 || e.status === 503) && !this.destroyed) {
+            // busy: once more after the time the server asks for (the latest wanted ply by then)
+            const wait = Math.min(30, Math.max(0.2, e.retryAfter ?? 1)) * 1000;
+            await new Promise((resolve) => setTimeout(resolve, wait));
+            if (this.analysisWanted !== null) { ply = this.analysisWanted; this.analysisWanted = null; }
+            try { a = await this.fetchAnalysis(ply); } catch (e2) { error = e2; }
+          } else {
+            error = e;
+          }
+        }
+        if (this.analysisWanted === null && this.analysisOn && ply === this.shownPly() && !this.destroyed) {
+          this.showAnalysis(ply, a, error);
+        }
+      }
+    } finally {
+      this.analysisBusy = false;
     }
   }
 
+  fetchAnalysis(ply) {
+    return api('GET', this.gamePath(`/analysis?ply=${ply}`));
+  }
+
+  showAnalysis(ply, a, error) {
+    const out = this.q('#analysis-out');
+    if (error) {
+      clear(out, h('span', { class: 'error' }, error.message));
+      return;
+    }
+    let score = '';
+    if (a.score && a.score.mate !== undefined) score = t('analysis.mate', { n: a.score.mate });
+    else if (a.score) score = (a.score.cp >= 0 ? '+' : '') + (a.score.cp / 100).toFixed(2);
+    const line = (a.pvText && a.pvText.length ? a.pvText : a.pv || []).join(' ');
+    clear(out,
+      h('div', { class: 'eval', 'data-ply': ply }, h('span', { class: 'score' }, score), ' ',
+        h('span', { class: 'depth' }, t('analysis.depth', { depth: a.depth }))),
+      h('div', { class: 'pv' }, h('span', null, t('analysis.bestLine') + ':'), ' ' + line),
+      h('div', { class: 'note' }, t('analysis.view')));
+  }
+
+  // ---- export ----
+
   async exportRecord(format) {
-    const out = this.root.querySelector('#export-out');
+    const out = this.q('#export-out');
     try {
       const ply = this.shownPly();
-      const text = await api('GET', `/api/games/${encodeURIComponent(this.id)}/export?format=${format}` + (format === 'fen' ? `&ply=${ply}` : ''));
+      const text = await api('GET', this.gamePath(`/export?format=${encodeURIComponent(format)}`) + (format === 'fen' ? `&ply=${ply}` : ''));
       out.hidden = false;
       out.value = typeof text === 'string' ? text : JSON.stringify(text);
       out.dataset.format = format;
-      const a = this.root.querySelector('#export-download');
+      const a = this.q('#export-download');
       if (a.href) URL.revokeObjectURL(a.href);
       a.href = URL.createObjectURL(new Blob([out.value], { type: 'text/plain' }));
       a.download = `koma-${this.id}.${format === 'fen' ? 'txt' : format}`;

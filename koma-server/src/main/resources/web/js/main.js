@@ -5,6 +5,7 @@ import { VARIANT_IDS } from './api.js';
 import { NewGamePage } from './newgame.js';
 import { GamePage } from './game.js';
 import { RulesPage } from './rules.js';
+import { h, clear } from './dom.js';
 
 let page = null;
 
@@ -12,7 +13,7 @@ let page = null;
 export function route() {
   if (page && page.destroy) page.destroy();
   const app = document.getElementById('app');
-  app.innerHTML = '';
+  clear(app);
   const path = location.pathname;
   let m;
   if ((m = /^\/game\/([^/]+)\/?$/.exec(path))) {
@@ -31,13 +32,15 @@ export function navigate(path) {
   route();
 }
 
+/** The header's texts and its two menus (language, rules) for the current language and location. */
 function fillHeader() {
   translateStatic(document);
   const ls = document.getElementById('lang-select');
-  ls.innerHTML = LANGS.map((l) => `<option value="${l}"${l === lang() ? ' selected' : ''}>${LANG_NAMES[l]}</option>`).join('');
+  clear(ls, LANGS.map((l) => h('option', { value: l, selected: l === lang() }, LANG_NAMES[l])));
   const rs = document.getElementById('rules-select');
   const m = /^\/rules\/([^/]+)/.exec(location.pathname);
-  rs.innerHTML = `<option value="">—</option>` + VARIANT_IDS.map((v) => `<option value="${v}"${m && m[1] === v ? ' selected' : ''}>${t('variant.' + v)}</option>`).join('');
+  clear(rs, h('option', { value: '' }, '—'),
+    VARIANT_IDS.map((v) => h('option', { value: v, selected: !!m && m[1] === v }, t('variant.' + v))));
   document.title = 'Koma — ' + t('app.title');
 }
 

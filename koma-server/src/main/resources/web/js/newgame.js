@@ -3,6 +3,7 @@
 import { api, VARIANT_IDS } from './api.js';
 import { t } from './i18n.js';
 import { navigate } from './main.js';
+import { h, clear } from './dom.js';
 
 /** The form that POSTs /api/games and opens the new game. */
 export class NewGamePage {
@@ -15,51 +16,49 @@ export class NewGamePage {
   render() {
     const v = this.values || { variant: 'chess', mode: 'computer', level: 3, color: 'first', clock: 'none',
       minutes: 5, increment: 3, byoMinutes: 10, byoSeconds: 30, periods: 1, fen: '', record: '' };
-    const opt = (val, cur, label) => `<option value="${val}"${val === cur ? ' selected' : ''}>${label}</option>`;
-    const radio = (name, val, cur, label) => `<label class="radio"><input type="radio" name="${name}" value="${val}"${val === cur ? ' checked' : ''}> ${label}</label>`;
-    this.root.innerHTML = `
-<section class="new-game">
-  <h1>${t('new.title')}</h1>
-  <form id="new-game-form" novalidate>
-    <div class="field"><label for="ng-variant">${t('new.variant')}</label>
-      <select id="ng-variant" name="variant">${VARIANT_IDS.map((id) => opt(id, v.variant, t('variant.' + id))).join('')}</select>
-      <a class="rules-link" href="/rules/${v.variant}" data-link>${t('new.rulesLink')}</a></div>
-    <fieldset class="field"><legend>${t('new.mode')}</legend>
-      ${radio('mode', 'computer', v.mode, t('mode.computer'))}
-      ${radio('mode', 'friend', v.mode, t('mode.friend'))}
-      ${radio('mode', 'hotseat', v.mode, t('mode.hotseat'))}</fieldset>
-    <div class="field" data-for="computer"><label for="ng-level">${t('new.level')}</label>
-      <input id="ng-level" name="level" type="range" min="0" max="20" value="${v.level}"> <output id="ng-level-out">${v.level}</output></div>
-    <div class="field" data-for="computer friend"><label for="ng-color">${t('new.color')}</label>
-      <select id="ng-color" name="color">${opt('first', v.color, t('color.first'))}${opt('second', v.color, t('color.second'))}${opt('random', v.color, t('color.random'))}</select></div>
-    <fieldset class="field"><legend>${t('new.clock')}</legend>
-      ${radio('clock', 'none', v.clock, t('clock.none'))}
-      ${radio('clock', 'fischer', v.clock, t('clock.fischer'))}
-      ${radio('clock', 'byoyomi', v.clock, t('clock.byoyomi'))}
-      <div class="sub" data-clock="fischer"><label>${t('clock.minutes')} <input name="minutes" type="number" min="0" max="600" step="any" value="${v.minutes}"></label>
-        <label>${t('clock.increment')} <input name="increment" type="number" min="0" max="600" value="${v.increment}"></label></div>
-      <div class="sub" data-clock="byoyomi"><label>${t('clock.minutes')} <input name="byoMinutes" type="number" min="0" max="600" step="any" value="${v.byoMinutes}"></label>
-        <label>${t('clock.byoyomiSeconds')} <input name="byoSeconds" type="number" min="1" max="600" value="${v.byoSeconds}"></label>
-        <label>${t('clock.periods')} <input name="periods" type="number" min="1" max="10" value="${v.periods}"></label></div>
-    </fieldset>
-    <details class="field"${v.fen || v.record ? ' open' : ''}><summary>${t('new.startFrom')}</summary>
-      <label for="ng-fen">${t('new.fen')}</label>
-      <input id="ng-fen" name="fen" type="text" spellcheck="false" value="${v.fen.replace(/"/g, '&quot;')}">
-      <label for="ng-record">${t('new.record')}</label>
-      <textarea id="ng-record" name="record" rows="6" spellcheck="false"></textarea>
-    </details>
-    <p class="error" id="ng-error" role="alert"></p>
-    <button type="submit" id="ng-start" class="primary">${t('new.start')}</button>
-  </form>
-</section>`;
-    const form = this.root.querySelector('form');
+    const opt = (val, cur, label) => h('option', { value: val, selected: val === cur }, label);
+    const radio = (name, val, cur, label) => h('label', { class: 'radio' },
+      h('input', { type: 'radio', name, value: val, checked: val === cur }), ' ' + label);
+    const num = (label, name, min, max, value, any) => h('label', null, label + ' ',
+      h('input', { name, type: 'number', min, max, step: any ? 'any' : null, value }));
+    const form = h('form', { id: 'new-game-form', novalidate: true },
+      h('div', { class: 'field' }, h('label', { for: 'ng-variant' }, t('new.variant')), '\n      ',
+        h('select', { id: 'ng-variant', name: 'variant' }, VARIANT_IDS.map((id) => opt(id, v.variant, t('variant.' + id)))), '\n      ',
+        h('a', { class: 'rules-link', href: '/rules/' + v.variant, 'data-link': true }, t('new.rulesLink'))),
+      h('fieldset', { class: 'field' }, h('legend', null, t('new.mode')),
+        radio('mode', 'computer', v.mode, t('mode.computer')), ' ',
+        radio('mode', 'friend', v.mode, t('mode.friend')), ' ',
+        radio('mode', 'hotseat', v.mode, t('mode.hotseat'))),
+      h('div', { class: 'field', 'data-for': 'computer' }, h('label', { for: 'ng-level' }, t('new.level')), '\n      ',
+        h('input', { id: 'ng-level', name: 'level', type: 'range', min: 0, max: 20, value: v.level }), ' ',
+        h('output', { id: 'ng-level-out' }, v.level)),
+      h('div', { class: 'field', 'data-for': 'computer friend' }, h('label', { for: 'ng-color' }, t('new.color')), '\n      ',
+        h('select', { id: 'ng-color', name: 'color' }, opt('first', v.color, t('color.first')),
+          opt('second', v.color, t('color.second')), opt('random', v.color, t('color.random')))),
+      h('fieldset', { class: 'field' }, h('legend', null, t('new.clock')),
+        radio('clock', 'none', v.clock, t('clock.none')), ' ',
+        radio('clock', 'fischer', v.clock, t('clock.fischer')), ' ',
+        radio('clock', 'byoyomi', v.clock, t('clock.byoyomi')),
+        h('div', { class: 'sub', 'data-clock': 'fischer' }, num(t('clock.minutes'), 'minutes', 0, 600, v.minutes, true), '\n        ',
+          num(t('clock.increment'), 'increment', 0, 600, v.increment)),
+        h('div', { class: 'sub', 'data-clock': 'byoyomi' }, num(t('clock.minutes'), 'byoMinutes', 0, 600, v.byoMinutes, true), '\n        ',
+          num(t('clock.byoyomiSeconds'), 'byoSeconds', 1, 600, v.byoSeconds), '\n        ',
+          num(t('clock.periods'), 'periods', 1, 10, v.periods))),
+      h('details', { class: 'field', open: !!(v.fen || v.record) }, h('summary', null, t('new.startFrom')),
+        h('label', { for: 'ng-fen' }, t('new.fen')),
+        h('input', { id: 'ng-fen', name: 'fen', type: 'text', spellcheck: 'false', value: v.fen }),
+        h('label', { for: 'ng-record' }, t('new.record')),
+        h('textarea', { id: 'ng-record', name: 'record', rows: 6, spellcheck: 'false' })),
+      h('p', { class: 'error', id: 'ng-error', role: 'alert' }),
+      h('button', { type: 'submit', id: 'ng-start', class: 'primary' }, t('new.start')));
+    clear(this.root, h('section', { class: 'new-game' }, h('h1', null, t('new.title')), form));
     form.elements.record.value = v.record;
     const sync = () => {
       const mode = form.elements.mode.value;
       for (const el of form.querySelectorAll('[data-for]')) el.hidden = !el.dataset.for.split(' ').includes(mode);
       for (const el of form.querySelectorAll('[data-clock]')) el.hidden = el.dataset.clock !== form.elements.clock.value;
       this.root.querySelector('#ng-level-out').textContent = form.elements.level.value;
-      this.root.querySelector('.rules-link').setAttribute('href', '/rules/' + form.elements.variant.value);
+      this.root.querySelector('.rules-link').setAttribute('href', '/rules/' + encodeURIComponent(form.elements.variant.value));
       this.values = this.read(form);
     };
     form.addEventListener('input', sync);

@@ -1,5 +1,8 @@
 // Piece drawings as SVG markup in a 100x100 box: kanji (shogi family), "international" move diagrams
 // generated from the rule set's move data, and chess figures (Unicode glyphs styled) for chess and Shodo.
+// Everything is built as SVG elements (js/dom.js), never as markup.
+
+import { svg } from './dom.js';
 
 /** Shogi: one kanji per piece, as on printed diagrams. The first player's king is 玉, the second's 王. */
 const SHOGI_KANJI = {
@@ -31,16 +34,14 @@ function pentagon(small) {
   const s = small ? 0.86 : 1;
   const pts = [[50, 6], [82, 22], [90, 94], [10, 94], [18, 22]]
     .map(([x, y]) => [50 + (x - 50) * s, 94 - (94 - y) * s].map((v) => v.toFixed(1)).join(','));
-  return `<polygon class="pc-body" points="${pts.join(' ')}"/>`;
+  return svg('polygon', { class: 'pc-body', points: pts.join(' ') });
 }
 
-function esc(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
-}
+const f1 = (v) => v.toFixed(1);
 
-/** The move diagram of a piece (arrows for slides, dots for steps, rings for jumps) around (cx, cy). */
+/** The move diagram of a piece (arrows for slides, dots for steps, rings for jumps) around (cx, cy): SVG elements. */
 export function moveDiagram(moves, cx, cy, unit, maxReach) {
-  let out = '';
+  const out = [];
   for (const m of moves || []) {
     const len = Math.hypot(m.dx, m.dy);
     const ux = m.dx / len;
@@ -55,8 +56,9 @@ export function moveDiagram(moves, cx, cy, unit, maxReach) {
       const hx = -uy;
       const hy = ux;
       const ah = unit * 0.42;
-      out += `<line class="${cls} mv-slide" x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${(x2 - ux * ah * 0.6).toFixed(1)}" y2="${(y2 - uy * ah * 0.6).toFixed(1)}"/>`;
-      out += `<polygon class="${cls} mv-head" points="${x2.toFixed(1)},${y2.toFixed(1)} ${(x2 - ux * ah + hx * ah * 0.55).toFixed(1)},${(y2 - uy * ah + hy * ah * 0.55).toFixed(1)} ${(x2 - ux * ah - hx * ah * 0.55).toFixed(1)},${(y2 - uy * ah - hy * ah * 0.55).toFixed(1)}"/>`;
+      out.push(svg('line', { class: cls + ' mv-slide', x1: f1(x1), y1: f1(y1), x2: f1(x2 - ux * ah * 0.6), y2: f1(y2 - uy * ah * 0.6) }));
+      out.push(svg('polygon', { class: cls + ' mv-head',
+        points: `${f1(x2)},${f1(y2)} ${f1(x2 - ux * ah + hx * ah * 0.55)},${f1(y2 - uy * ah + hy * ah * 0.55)} ${f1(x2 - ux * ah - hx * ah * 0.55)},${f1(y2 - uy * ah - hy * ah * 0.55)}` }));
     } else {
       const steps = m.range;
       const reach = Math.max(Math.abs(m.dx), Math.abs(m.dy)) * steps;
@@ -67,12 +69,12 @@ export function moveDiagram(moves, cx, cy, unit, maxReach) {
         const r = unit * 0.2;
         if (m.jump) {
           const d = r * 1.6;
-          out += `<polygon class="${cls} mv-jump" points="${x.toFixed(1)},${(y - d).toFixed(1)} ${(x + d).toFixed(1)},${y.toFixed(1)} ${x.toFixed(1)},${(y + d).toFixed(1)} ${(x - d).toFixed(1)},${y.toFixed(1)}"/>`;
+          out.push(svg('polygon', { class: cls + ' mv-jump', points: `${f1(x)},${f1(y - d)} ${f1(x + d)},${f1(y)} ${f1(x)},${f1(y + d)} ${f1(x - d)},${f1(y)}` }));
         } else {
-          out += `<circle class="${cls} mv-step" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r.toFixed(1)}"/>`;
+          out.push(svg('circle', { class: cls + ' mv-step', cx: f1(x), cy: f1(y), r: f1(r) }));
         }
         if (i < steps) {
-          out += `<line class="${cls} mv-link" x1="${x.toFixed(1)}" y1="${y.toFixed(1)}" x2="${(x + m.dx * k).toFixed(1)}" y2="${(y - m.dy * k).toFixed(1)}"/>`;
+          out.push(svg('line', { class: cls + ' mv-link', x1: f1(x), y1: f1(y), x2: f1(x + m.dx * k), y2: f1(y - m.dy * k) }));
         }
       }
     }
@@ -81,37 +83,38 @@ export function moveDiagram(moves, cx, cy, unit, maxReach) {
 }
 
 /**
- * SVG markup (100x100 box) of one piece.
+ * The SVG group (100x100 box) of one piece.
  * opts: {variant, family: 'chess'|'shogi', set: 'kanji'|'international', letter, side, rotate, info}
  * info is the piece's entry of GET /api/variants/{id} (its moves), needed by the international set.
  */
-export function pieceMarkup(opts) {
+export function pieceGroup(opts) {
   const { variant, family, set, letter, side, rotate, info } = opts;
   const promoted = letter.startsWith('+');
   if (family === 'chess') {
     const g = CHESS_GLYPH[letter.replace('+', '')] || letter;
-    return `<g class="piece chess ${side}" data-letter="${esc(letter)}"><text x="50" y="54" class="chess-glyph">${g}\uFE0E</text></g>`;
+    return svg('g', { class: `piece chess ${side}`, 'data-letter': letter },
+      svg('text', { x: 50, y: 54, class: 'chess-glyph' }, g + '\uFE0E'));
   }
-  const rot = rotate ? ' transform="rotate(180 50 50)"' : '';
   const small = letter.replace('+', '') === 'P';
-  let inner = pentagon(small);
+  const inner = [pentagon(small)];
+  const pro = promoted ? ' promoted' : '';
   if (set === 'international') {
-    inner += `<g class="diagram${promoted ? ' promoted' : ''}">${moveDiagram(info ? info.moves : [], 50, 58, 17, 38)}</g>`;
-    inner += `<text x="50" y="64" class="intl-letter${promoted ? ' promoted' : ''}">${esc(letter.replace('+', ''))}</text>`;
+    inner.push(svg('g', { class: 'diagram' + pro }, moveDiagram(info ? info.moves : [], 50, 58, 17, 38)));
+    inner.push(svg('text', { x: 50, y: 64, class: 'intl-letter' + pro }, letter.replace('+', '')));
   } else {
     const k = kanjiOf(variant, letter, side);
     if (k.length === 1) {
-      inner += `<text x="50" y="62" class="kanji k1${promoted ? ' promoted' : ''}">${esc(k)}</text>`;
+      inner.push(svg('text', { x: 50, y: 62, class: 'kanji k1' + pro }, k));
     } else {
-      const cls = `kanji k2${small ? ' small' : ''}${promoted ? ' promoted' : ''}`;
-      inner += `<text x="50" y="${small ? 56 : 50}" class="${cls}">${esc(k[0])}</text>`;
-      inner += `<text x="50" y="${small ? 86 : 84}" class="${cls}">${esc(k[1])}</text>`;
+      const cls = `kanji k2${small ? ' small' : ''}${pro}`;
+      inner.push(svg('text', { x: 50, y: small ? 56 : 50, class: cls }, k[0]));
+      inner.push(svg('text', { x: 50, y: small ? 86 : 84, class: cls }, k[1]));
     }
   }
-  return `<g class="piece shogi ${side}${promoted ? ' promoted' : ''}" data-letter="${esc(letter)}"${rot}>${inner}</g>`;
+  return svg('g', { class: `piece shogi ${side}${pro}`, 'data-letter': letter, transform: rotate ? 'rotate(180 50 50)' : null }, inner);
 }
 
-/** A standalone <svg> of one piece (hands, dialogs, rules page). */
+/** A standalone <svg> element of one piece (hands, dialogs, rules page). */
 export function pieceSvg(opts, size = 44) {
-  return `<svg class="piece-svg" viewBox="0 0 100 100" width="${size}" height="${size}">${pieceMarkup(opts)}</svg>`;
+  return svg('svg', { class: 'piece-svg', viewBox: '0 0 100 100', width: size, height: size }, pieceGroup(opts));
 }

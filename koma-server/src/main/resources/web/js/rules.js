@@ -3,7 +3,8 @@
 
 import { variantInfo, isShogiFamily } from './api.js';
 import { t, pieceName } from './i18n.js';
-import { moveDiagram, pieceSvg } from './pieces.js';
+import { moveDiagram, pieceGroup, pieceSvg } from './pieces.js';
+import { h, svg, clear } from './dom.js';
 
 const CELL = 24;
 
@@ -18,19 +19,24 @@ export function diagramReach(pieces) {
   return Math.min(reach, 5);
 }
 
-/** A small board (odd size) with the piece in the centre and its moves as arrows, dots and rings. */
-export function diagramSvg(piece, pieceInner, reach) {
+/** A small board (odd size) with the piece (an SVG group, 100x100) in the centre and its moves as arrows, dots and rings. */
+export function diagramSvg(piece, pieceNode, reach) {
   const n = 2 * reach + 1;
   const size = n * CELL;
   const c = Math.floor(n / 2);
-  let s = `<svg class="rules-diagram" viewBox="0 0 ${size} ${size}" width="${size}" height="${size}" data-piece="${piece.letter}">`;
+  const root = svg('svg', { class: 'rules-diagram', viewBox: `0 0 ${size} ${size}`, width: size, height: size, 'data-piece': piece.letter });
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) s += `<rect class="dsq" x="${i * CELL}" y="${j * CELL}" width="${CELL}" height="${CELL}"/>`;
+    for (let j = 0; j < n; j++) root.appendChild(svg('rect', { class: 'dsq', x: i * CELL, y: j * CELL, width: CELL, height: CELL }));
   }
   const cx = c * CELL + CELL / 2;
-  s += `<g class="diagram${piece.promoted ? ' promoted' : ''}">${moveDiagram(piece.moves, cx, cx, CELL, c * CELL + CELL * 0.3)}</g>`;
-  s += `<svg x="${c * CELL}" y="${c * CELL}" width="${CELL}" height="${CELL}" viewBox="0 0 100 100">${pieceInner}</svg>`;
-  return s + '</svg>';
+  root.appendChild(svg('g', { class: 'diagram' + (piece.promoted ? ' promoted' : '') }, moveDiagram(piece.moves, cx, cx, CELL, c * CELL + CELL * 0.3)));
+  root.appendChild(svg('svg', { x: c * CELL, y: c * CELL, width: CELL, height: CELL, viewBox: '0 0 100 100' }, pieceNode));
+  return root;
+}
+
+/** A legend icon: an 18 px SVG with the given diagram marks. */
+function icon(...marks) {
+  return svg('svg', { class: 'lg', viewBox: '0 0 20 20', width: 18, height: 18 }, svg('g', { class: 'diagram' }, marks));
 }
 
 /** The rules page. */
@@ -42,47 +48,46 @@ export class RulesPage {
   }
 
   async render() {
-    this.root.innerHTML = `<p class="loading">${t('common.loading')}</p>`;
+    clear(this.root, h('p', { class: 'loading' }, t('common.loading')));
     let v;
     try {
       v = await variantInfo(this.id);
     } catch (e) {
-      this.root.innerHTML = `<p class="error">${t('error.noVariant', { id: this.id })}: ${e.message}</p>`;
+      clear(this.root, h('p', { class: 'error' }, t('error.noVariant', { id: this.id }) + ': ' + e.message));
       return;
     }
     this.v = v;
     const family = isShogiFamily(v.id) ? 'shogi' : 'chess';
     const reach = diagramReach(v.pieces);
     const byLetter = new Map(v.pieces.map((p) => [p.letter, p]));
-    let s = `<section class="rules-page" data-variant="${v.id}"><h1>${t('variant.' + v.id)}</h1>`;
-    s += `<p class="rules-summary">${t('rules.board', { files: v.files, ranks: v.ranks })} `
-      + `${v.drops ? t('rules.drops.yes') : t('rules.drops.no')} `
-      + `${t('rules.text.' + v.id)}</p>`;
-    const icon = (inner) => `<svg class="lg" viewBox="0 0 20 20" width="18" height="18"><g class="diagram">${inner}</g></svg>`;
-    const dot = (cls, r = 4) => icon(`<circle class="mv ${cls}" cx="10" cy="10" r="${r}"/>`);
-    s += '<p class="legend">' + [
-      [icon('<line class="mv mv-both mv-slide" x1="1" y1="10" x2="13" y2="10"/><polygon class="mv mv-both mv-head" points="19,10 12,5.5 12,14.5"/>'), 'rules.legend.slide'],
-      [dot('mv-both mv-step'), 'rules.legend.step'], [icon('<polygon class="mv mv-both mv-jump" points="10,3 17,10 10,17 3,10"/>'), 'rules.legend.jump'],
+    const dot = (cls, r = 4) => icon(svg('circle', { class: 'mv ' + cls, cx: 10, cy: 10, r }));
+    const legend = [
+      [icon(svg('line', { class: 'mv mv-both mv-slide', x1: 1, y1: 10, x2: 13, y2: 10 }),
+        svg('polygon', { class: 'mv mv-both mv-head', points: '19,10 12,5.5 12,14.5' })), 'rules.legend.slide'],
+      [dot('mv-both mv-step'), 'rules.legend.step'],
+      [icon(svg('polygon', { class: 'mv mv-both mv-jump', points: '10,3 17,10 10,17 3,10' })), 'rules.legend.jump'],
       [dot('mv-move mv-step'), 'rules.legend.moveOnly'], [dot('mv-capture mv-step'), 'rules.legend.captureOnly'],
       [dot('mv-move mv-step mv-initial'), 'rules.legend.initial'],
-    ].map(([i, k]) => `<span class="lg-item">${i} ${t(k)}</span>`).join(' ') + '</p>';
-    s += '<div class="piece-cards">';
-    for (const p of v.pieces) {
+    ].flatMap(([i, k], n) => [n ? ' ' : null, h('span', { class: 'lg-item' }, i, ' ' + t(k))]);
+    const cards = v.pieces.map((p) => {
       const optsK = { variant: v.id, family, set: 'kanji', letter: p.letter, side: 'first', rotate: false, info: p };
       const optsI = { ...optsK, set: 'international' };
       const promos = (Array.isArray(p.promotesTo) ? p.promotesTo : p.promotesTo ? [p.promotesTo] : [])
         .map((l) => byLetter.get(l) || byLetter.get(l.toUpperCase())).filter(Boolean);
-      s += `<article class="piece-card${p.promoted ? ' promoted' : ''}" data-letter="${p.letter}">`
-        + `<h2>${pieceName(p.name, family)} <span class="letter">${p.letter}</span></h2>`
-        + `<div class="card-body">${diagramSvg(p, pieceSvg(optsK, 100).replace(/^<svg[^>]*>|<\/svg>$/g, ''), reach)}`
-        + `<div class="card-side">${pieceSvg(optsK, 54)}${family === 'shogi' ? pieceSvg(optsI, 54) : ''}`
-        + `<div class="betza" title="Betza">${p.betza}</div>`
-        + (promos.length ? `<div class="promotes">${t('rules.promotesTo', { name: promos.map((q) => pieceName(q.name, family)).join(', ') })}</div>` : '')
-        + (p.royal ? `<div class="royal">${t('rules.royal')}</div>` : '')
-        + `</div></div></article>`;
-    }
-    s += '</div></section>';
-    this.root.innerHTML = s;
+      return h('article', { class: 'piece-card' + (p.promoted ? ' promoted' : ''), 'data-letter': p.letter },
+        h('h2', null, pieceName(p.name, family) + ' ', h('span', { class: 'letter' }, p.letter)),
+        h('div', { class: 'card-body' }, diagramSvg(p, pieceGroup(optsK), reach),
+          h('div', { class: 'card-side' }, pieceSvg(optsK, 54), family === 'shogi' ? pieceSvg(optsI, 54) : null,
+            h('div', { class: 'betza', title: 'Betza' }, p.betza),
+            promos.length ? h('div', { class: 'promotes' }, t('rules.promotesTo', { name: promos.map((q) => pieceName(q.name, family)).join(', ') })) : null,
+            p.royal ? h('div', { class: 'royal' }, t('rules.royal')) : null)));
+    });
+    clear(this.root, h('section', { class: 'rules-page', 'data-variant': v.id },
+      h('h1', null, t('variant.' + v.id)),
+      h('p', { class: 'rules-summary' }, t('rules.board', { files: v.files, ranks: v.ranks }) + ' '
+        + (v.drops ? t('rules.drops.yes') : t('rules.drops.no')) + ' ' + t('rules.text.' + v.id)),
+      h('p', { class: 'legend' }, legend),
+      h('div', { class: 'piece-cards' }, cards)));
   }
 
   relabel() {

@@ -198,7 +198,7 @@ class WebAppBrowserTest {
         assertTrue(link.endsWith("/game/" + id + "?join"), link);
         try (Browser friend = new Browser(base)) {
             friend.driver.get(link);
-            friend.waitFor("#join").click();
+            friend.clickRetrying("#join");
             friend.waiting(20).until(d -> friend.all("#join").isEmpty());
             JsonNode g = game(id);
             assertEquals("active", g.get("status").asText());

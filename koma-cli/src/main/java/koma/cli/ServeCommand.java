@@ -1,6 +1,8 @@
 package koma.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -33,6 +35,62 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--engine-threads", description = "Threads for computer moves and analysis. Default: half the cores, at least 1.")
     Integer engineThreads;
 
+    @Option(names = "--trusted-proxy", paramLabel = "ADDR|CIDR",
+            description = "A reverse proxy whose X-Forwarded-For is believed (repeatable). Default: none.")
+    List<String> trustedProxies = new ArrayList<>();
+
+    @Option(names = "--origin", paramLabel = "URL",
+            description = "Another origin allowed to change games, e.g. https://koma.example (repeatable). Default: the server's own only.")
+    List<String> origins = new ArrayList<>();
+
+    @Option(names = "--max-games", paramLabel = "N", description = "Live games held in memory at once; idle ones are unloaded, beyond it new games get 503. Default: 5000.")
+    Integer gamesInMemory;
+
+    @Option(names = "--max-games-per-client", paramLabel = "N", description = "Unfinished games one client (IPv4 address or IPv6 /64) may have created. Default: 20.")
+    Integer gamesPerClient;
+
+    @Option(names = "--join-timeout", paramLabel = "DURATION", description = "A friend game nobody joined is aborted after this (e.g. 30m, 24h). Default: 24h.")
+    String joinTimeout;
+
+    @Option(names = "--abandon-after", paramLabel = "DURATION", description = "An active game without a running clock in which nobody acted ends after this (aborted before both sides moved, else lost by the side to move). Default: 7d.")
+    String abandonAfter;
+
+    @Option(names = "--idle-unload", paramLabel = "DURATION", description = "A game without a running clock, watcher or change leaves memory after this. Default: 10m.")
+    String idleUnload;
+
+    @Option(names = "--finished-unload", paramLabel = "DURATION", description = "A finished game leaves memory this long after its last change or load. Default: 1m.")
+    String finishedUnload;
+
+    @Option(names = "--feed-queue", paramLabel = "N", description = "Messages queued for one feed connection; a slower reader is disconnected and resyncs. Default: 64.")
+    Integer feedQueue;
+
+    @Option(names = "--max-feeds-per-client", paramLabel = "N", description = "Open feed connections per client. Default: 16.")
+    Integer feedsPerClient;
+
+    @Option(names = "--max-feeds", paramLabel = "N", description = "Open feed connections in all. Default: 10000.")
+    Integer feeds;
+
+    @Option(names = "--analysis-queue", paramLabel = "N", description = "Analyses waiting for an engine thread (one per client); beyond it 503. Default: 16.")
+    Integer analysisQueue;
+
+    @Option(names = "--write-queue", paramLabel = "N", description = "Changes waiting for the database writer; beyond it 503. Default: 20000.")
+    Integer writeQueue;
+
+    /** The limits: the defaults with every option given. */
+    private ServerConfig.Limits limits() {
+        ServerConfig.Limits l = ServerConfig.Limits.DEFAULTS;
+        Object[][] given = {{"gamesInMemory", gamesInMemory}, {"gamesPerClient", gamesPerClient},
+                {"joinTimeout", joinTimeout}, {"abandonAfter", abandonAfter}, {"idleUnload", idleUnload},
+                {"finishedUnload", finishedUnload}, {"feedQueue", feedQueue}, {"feedsPerClient", feedsPerClient},
+                {"feeds", feeds}, {"analysisQueue", analysisQueue}, {"writeQueue", writeQueue}};
+        for (Object[] g : given) {
+            if (g[1] != null) {
+                l = l.with((String) g[0], String.valueOf(g[1]));
+            }
+        }
+        return l;
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
@@ -46,7 +104,7 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--engine-threads must be from 1 to 64, got " + threads);
         }
         KomaServer server = KomaServer.start(new ServerConfig(port, bind, db, data, rateLimit,
-                ServerConfig.DEFAULT_BURST, threads));
+                ServerConfig.DEFAULT_BURST, threads, limits(), trustedProxies, origins));
         System.out.println("Koma serves http://" + (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + server.port() + "/");
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));

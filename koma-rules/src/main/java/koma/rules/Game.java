@@ -54,6 +54,8 @@ public final class Game {
     private final List<Integer> moves = new ArrayList<>();
     /** Repetition keys of every position so far, the start position first. */
     private final List<Long> keys = new ArrayList<>();
+    /** How often each repetition key occurred so far: {@link #occurrences} in constant time. */
+    private final java.util.HashMap<Long, Integer> counts = new java.util.HashMap<>();
     /** Whether the side to move was in check in each position so far. */
     private final List<Boolean> inCheck = new ArrayList<>();
     private Result result;
@@ -68,9 +70,14 @@ public final class Game {
         this.pos = start.copy();
         this.options = options;
         this.startFen = start.toString();
-        keys.add(pos.repetitionKey());
+        addKey(pos.repetitionKey());
         inCheck.add(pos.inCheck());
         result = automaticResult();
+    }
+
+    private void addKey(long k) {
+        keys.add(k);
+        counts.merge(k, 1, Integer::sum);
     }
 
     public RuleSet ruleSet() {
@@ -112,7 +119,7 @@ public final class Game {
         }
         pos.doMove(move);
         moves.add(move);
-        keys.add(pos.repetitionKey());
+        addKey(pos.repetitionKey());
         inCheck.add(pos.inCheck());
         result = automaticResult();
     }
@@ -125,14 +132,7 @@ public final class Game {
 
     /** How many times the current position has occurred, this time included. */
     public int occurrences() {
-        long k = keys.get(keys.size() - 1);
-        int n = 0;
-        for (long x : keys) {
-            if (x == k) {
-                n++;
-            }
-        }
-        return n;
+        return counts.get(keys.get(keys.size() - 1));
     }
 
     /** The rules that end the game by themselves, in the rule book's order of precedence. */

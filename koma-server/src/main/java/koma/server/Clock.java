@@ -7,7 +7,8 @@ import java.util.Map;
  * A game clock kept by the server: none, Fischer (main time plus an increment after each move) or byoyomi
  * (main time, then {@code periods} periods of {@code byoyomiMs} each; a move inside a period keeps it, a
  * period used up is lost). The stored state is each side's main time and periods at the start of the
- * current turn plus the server time the turn started, so the clock of a restarted server goes on from it.
+ * current turn plus the server time the turn started, so the clock of a restarted server goes on from it. A clock
+ * is changed only by its game's owner ({@link LiveGame}); snapshots hold a {@link #copy}.
  */
 final class Clock {
     enum Type { NONE, FISCHER, BYOYOMI }
@@ -32,6 +33,17 @@ final class Clock {
         this.periods = periods;
         ms[0] = ms[1] = initialMs;
         periodsLeft[0] = periodsLeft[1] = periods;
+    }
+
+    /** A copy that the owner's later changes do not touch (for snapshots). */
+    Clock copy() {
+        Clock c = new Clock(type, initialMs, incrementMs, byoyomiMs, periods);
+        c.ms[0] = ms[0];
+        c.ms[1] = ms[1];
+        c.periodsLeft[0] = periodsLeft[0];
+        c.periodsLeft[1] = periodsLeft[1];
+        c.turnStartedAt = turnStartedAt;
+        return c;
     }
 
     static Clock none() {

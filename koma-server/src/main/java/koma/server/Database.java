@@ -8,9 +8,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-
-import javax.sql.DataSource;
+import java.util.Map;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -22,8 +22,10 @@ import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
 
 /**
- * The games in a SQL database (SQLite or PostgreSQL) through a HikariCP pool; the schema is migrated with
- * Flyway at start. Every write that changes a game is one transaction, committed before the API answers.
+ * The games in a SQL database (SQLite or PostgreSQL) through a HikariCP pool; the schema is migrated with Flyway
+ * at start. Writes come only from the {@link GameWriter}, many changes in one transaction ({@link #write});
+ * SQLite runs in WAL mode with {@code synchronous=FULL} (a committed move survives a power cut), PostgreSQL with
+ * {@code synchronous_commit} on. Reads (loading a game, the sweeps) use the other connections.
  */
 final class Database implements AutoCloseable {
     private final HikariDataSource pool;
@@ -36,14 +38,15 @@ final class Database implements AutoCloseable {
         cfg.setPoolName("koma-db");
         if (sqlite) {
             createParent(jdbcUrl.substring("jdbc:sqlite:".length()));
-            // one connection: SQLite has one writer anyway, and this way no request waits on SQLITE_BUSY
-            cfg.setMaximumPoolSize(1);
+            // the writer's connection and readers: WAL lets readers run beside the one writer
+            cfg.setMaximumPoolSize(4);
             cfg.addDataSourceProperty("journal_mode", "WAL");
-            cfg.addDataSourceProperty("synchronous", "NORMAL");
+            cfg.addDataSourceProperty("synchronous", "FULL");
             cfg.addDataSourceProperty("busy_timeout", "10000");
             cfg.addDataSourceProperty("foreign_keys", "true");
         } else {
             cfg.setMaximumPoolSize(8);
+            cfg.setConnectionInitSql("SET synchronous_commit = on");
         }
         pool = new HikariDataSource(cfg);
         Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
@@ -63,106 +66,141 @@ final class Database implements AutoCloseable {
         }
     }
 
-    DataSource dataSource() {
-        return pool;
+    /** One write of the writer: a change, and whether it created the game (insert instead of update). */
+    record Write(LiveGame.Change change, boolean created) {
     }
 
-    /** Inserts a new game with its initial moves (a game started from a record). */
-    void insert(LiveGame g, long now) {
+    /**
+     * Commits writes in one transaction, in order: new games with their moves, moves, then each game's row once
+     * with its latest state, and the heartbeat when {@code aliveAt > 0}.
+     */
+    void write(List<Write> writes, long aliveAt) {
         inTransaction(c -> {
-            try (PreparedStatement st = c.prepareStatement("INSERT INTO games (id, variant, mode, status, initial_fen,"
-                    + " first_player, second_player, first_token, second_token, clock_type, clock_initial_ms,"
-                    + " clock_increment_ms, clock_byoyomi_ms, clock_periods, first_ms, second_ms, first_periods,"
-                    + " second_periods, turn_started_at, ply, draw_offer, result_winner, result_termination,"
-                    + " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
-                Clock k = g.clock;
-                st.setString(1, g.id);
-                st.setString(2, g.rules.id);
-                st.setString(3, g.mode.name().toLowerCase());
-                st.setString(4, g.status);
-                st.setString(5, g.initialFen);
-                st.setString(6, g.players[0]);
-                st.setString(7, g.players[1]);
-                st.setString(8, g.tokens[0]);
-                st.setString(9, g.tokens[1]);
-                st.setString(10, k.type.name().toLowerCase());
-                st.setLong(11, k.initialMs);
-                st.setLong(12, k.incrementMs);
-                st.setLong(13, k.byoyomiMs);
-                st.setInt(14, k.periods);
-                st.setLong(15, k.ms[0]);
-                st.setLong(16, k.ms[1]);
-                st.setInt(17, k.periodsLeft[0]);
-                st.setInt(18, k.periodsLeft[1]);
-                setNullableLong(st, 19, k.turnStartedAt);
-                st.setInt(20, g.ply());
-                st.setString(21, LiveGame.side(g.drawOffer));
-                st.setString(22, winner(g));
-                st.setString(23, g.resultTermination);
-                st.setLong(24, g.createdAt);
-                st.setLong(25, now);
-                st.executeUpdate();
+            Map<String, GameSnapshot> latest = new LinkedHashMap<>();
+            try (PreparedStatement ins = c.prepareStatement(INSERT_GAME);
+                 PreparedStatement mv = c.prepareStatement("INSERT INTO moves (game_id, ply, move, played_at) VALUES (?,?,?,?)")) {
+                int inserts = 0, moves = 0;
+                for (Write w : writes) {
+                    GameSnapshot s = w.change().snapshot();
+                    if (w.created()) {
+                        bindGame(ins, s);
+                        ins.addBatch();
+                        inserts++;
+                        List<String> ms = s.moves();
+                        for (int i = 0; i < ms.size(); i++) {
+                            bindMove(mv, s.id(), i + 1, ms.get(i), s.createdAt());
+                            mv.addBatch();
+                            moves++;
+                        }
+                    } else {
+                        latest.put(s.id(), s);
+                        if (w.change().move() != null) {
+                            bindMove(mv, s.id(), w.change().ply(), w.change().move(), w.change().at());
+                            mv.addBatch();
+                            moves++;
+                        }
+                    }
+                }
+                if (inserts > 0) {
+                    ins.executeBatch();
+                }
+                if (moves > 0) {
+                    mv.executeBatch();
+                }
             }
-            for (int i = 0; i < g.moves.size(); i++) {
-                insertMove(c, g.id, i + 1, g.moves.get(i), now);
+            if (!latest.isEmpty()) {
+                try (PreparedStatement up = c.prepareStatement(UPDATE_GAME)) {
+                    for (GameSnapshot s : latest.values()) {
+                        bindUpdate(up, s);
+                        up.addBatch();
+                    }
+                    int[] counts = up.executeBatch();
+                    int i = 0;
+                    for (GameSnapshot s : latest.values()) {
+                        if (counts[i++] == 0) {
+                            throw new SQLException("game " + s.id() + " is not in the database");
+                        }
+                    }
+                }
+            }
+            if (aliveAt > 0) {
+                heartbeat(c, aliveAt);
             }
         });
     }
 
-    /** Stores a move (ply numbered from 1) and the game's new state in one transaction. */
-    void saveMove(LiveGame g, int ply, String move, long now) {
-        inTransaction(c -> {
-            insertMove(c, g.id, ply, move, now);
-            update(c, g, now);
-        });
+    private static final String INSERT_GAME = "INSERT INTO games (id, variant, mode, status, initial_fen,"
+            + " first_player, second_player, first_token, second_token, clock_type, clock_initial_ms,"
+            + " clock_increment_ms, clock_byoyomi_ms, clock_periods, first_ms, second_ms, first_periods,"
+            + " second_periods, turn_started_at, ply, draw_offer, result_winner, result_termination,"
+            + " created_at, updated_at, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+    private static final String UPDATE_GAME = "UPDATE games SET status = ?, first_token = ?, second_token = ?,"
+            + " first_ms = ?, second_ms = ?, first_periods = ?, second_periods = ?, turn_started_at = ?, ply = ?,"
+            + " draw_offer = ?, result_winner = ?, result_termination = ?, updated_at = ?, version = ? WHERE id = ?";
+
+    private static void bindGame(PreparedStatement st, GameSnapshot s) throws SQLException {
+        Clock k = s.clock();
+        st.setString(1, s.id());
+        st.setString(2, s.rules().id);
+        st.setString(3, s.mode().name().toLowerCase());
+        st.setString(4, s.status());
+        st.setString(5, s.initialFen());
+        st.setString(6, s.players().get(0));
+        st.setString(7, s.players().get(1));
+        st.setString(8, s.tokens().get(0));
+        st.setString(9, s.tokens().get(1));
+        st.setString(10, k.type.name().toLowerCase());
+        st.setLong(11, k.initialMs);
+        st.setLong(12, k.incrementMs);
+        st.setLong(13, k.byoyomiMs);
+        st.setInt(14, k.periods);
+        st.setLong(15, k.ms[0]);
+        st.setLong(16, k.ms[1]);
+        st.setInt(17, k.periodsLeft[0]);
+        st.setInt(18, k.periodsLeft[1]);
+        setNullableLong(st, 19, k.turnStartedAt);
+        st.setInt(20, s.ply());
+        st.setString(21, LiveGame.side(s.drawOffer()));
+        st.setString(22, winner(s));
+        st.setString(23, s.termination());
+        st.setLong(24, s.createdAt());
+        st.setLong(25, s.updatedAt());
+        st.setInt(26, s.version());
     }
 
-    /** Stores the game's state (seats, clocks, offer, result). */
-    void save(LiveGame g, long now) {
-        inTransaction(c -> update(c, g, now));
+    private static void bindUpdate(PreparedStatement st, GameSnapshot s) throws SQLException {
+        Clock k = s.clock();
+        st.setString(1, s.status());
+        st.setString(2, s.tokens().get(0));
+        st.setString(3, s.tokens().get(1));
+        st.setLong(4, k.ms[0]);
+        st.setLong(5, k.ms[1]);
+        st.setInt(6, k.periodsLeft[0]);
+        st.setInt(7, k.periodsLeft[1]);
+        setNullableLong(st, 8, k.turnStartedAt);
+        st.setInt(9, s.ply());
+        st.setString(10, LiveGame.side(s.drawOffer()));
+        st.setString(11, winner(s));
+        st.setString(12, s.termination());
+        st.setLong(13, s.updatedAt());
+        st.setInt(14, s.version());
+        st.setString(15, s.id());
     }
 
-    private static void insertMove(Connection c, String id, int ply, String move, long now) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement(
-                "INSERT INTO moves (game_id, ply, move, played_at) VALUES (?,?,?,?)")) {
-            st.setString(1, id);
-            st.setInt(2, ply);
-            st.setString(3, move);
-            st.setLong(4, now);
-            st.executeUpdate();
-        }
+    private static void bindMove(PreparedStatement st, String id, int ply, String move, long at) throws SQLException {
+        st.setString(1, id);
+        st.setInt(2, ply);
+        st.setString(3, move);
+        st.setLong(4, at);
     }
 
-    private static void update(Connection c, LiveGame g, long now) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("UPDATE games SET status = ?, first_token = ?, second_token = ?,"
-                + " first_ms = ?, second_ms = ?, first_periods = ?, second_periods = ?, turn_started_at = ?, ply = ?,"
-                + " draw_offer = ?, result_winner = ?, result_termination = ?, updated_at = ? WHERE id = ?")) {
-            Clock k = g.clock;
-            st.setString(1, g.status);
-            st.setString(2, g.tokens[0]);
-            st.setString(3, g.tokens[1]);
-            st.setLong(4, k.ms[0]);
-            st.setLong(5, k.ms[1]);
-            st.setInt(6, k.periodsLeft[0]);
-            st.setInt(7, k.periodsLeft[1]);
-            setNullableLong(st, 8, k.turnStartedAt);
-            st.setInt(9, g.ply());
-            st.setString(10, LiveGame.side(g.drawOffer));
-            st.setString(11, winner(g));
-            st.setString(12, g.resultTermination);
-            st.setLong(13, now);
-            st.setString(14, g.id);
-            if (st.executeUpdate() != 1) {
-                throw new SQLException("game " + g.id + " is not in the database");
-            }
-        }
-    }
-
-    private static String winner(LiveGame g) {
-        if (g.resultTermination == null) {
+    /** The stored winner: first, second, draw, or none (aborted); null while playing. */
+    private static String winner(GameSnapshot s) {
+        if (s.termination() == null) {
             return null;
         }
-        return g.resultWinner < 0 ? "draw" : LiveGame.side(g.resultWinner);
+        return s.winner() == LiveGame.NO_RESULT ? "none" : s.winner() < 0 ? "draw" : LiveGame.side(s.winner());
     }
 
     private static void setNullableLong(PreparedStatement st, int i, long v) throws SQLException {
@@ -173,24 +211,93 @@ final class Database implements AutoCloseable {
         }
     }
 
-    /** The ids of every game not finished, for resuming them after a restart. */
-    List<String> unfinished() {
+    private void heartbeat(Connection c, long aliveAt) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("UPDATE server_state SET alive_at = ? WHERE id = 1")) {
+            st.setLong(1, aliveAt);
+            if (st.executeUpdate() == 0) {
+                try (PreparedStatement ins = c.prepareStatement("INSERT INTO server_state (id, alive_at) VALUES (1, ?)")) {
+                    ins.setLong(1, aliveAt);
+                    ins.executeUpdate();
+                }
+            }
+        }
+    }
+
+    /** The last time a server on this database was known to run (its heartbeat), or 0. */
+    long aliveAt() {
+        long[] out = {0};
+        query(c -> {
+            try (PreparedStatement st = c.prepareStatement("SELECT alive_at FROM server_state WHERE id = 1");
+                 ResultSet rs = st.executeQuery()) {
+                if (rs.next()) {
+                    out[0] = rs.getLong(1);
+                }
+            }
+        });
+        return out[0];
+    }
+
+    /** The ids of the games whose clock runs (the only ones a starting server loads). */
+    List<String> running() {
+        return ids("SELECT id FROM games WHERE status = 'active' AND turn_started_at IS NOT NULL", List.of(), 1_000_000);
+    }
+
+    /**
+     * Up to {@code limit} ids of games nobody plays: friend games waiting since before {@code waitingBefore}, and
+     * active games without a running clock unchanged since before {@code idleBefore}.
+     */
+    List<String> stale(long waitingBefore, long idleBefore, int limit) {
+        return ids("SELECT id FROM games WHERE (status = 'waiting' AND updated_at < ?)"
+                + " OR (status = 'active' AND turn_started_at IS NULL AND updated_at < ?)", List.of(waitingBefore, idleBefore), limit);
+    }
+
+    private List<String> ids(String sql, List<Long> args, int limit) {
         List<String> ids = new ArrayList<>();
         query(c -> {
-            try (PreparedStatement st = c.prepareStatement("SELECT id FROM games WHERE status <> 'finished'");
-                 ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getString(1));
+            try (PreparedStatement st = c.prepareStatement(sql)) {
+                for (int i = 0; i < args.size(); i++) {
+                    st.setLong(i + 1, args.get(i));
+                }
+                st.setMaxRows(limit);
+                try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next() && ids.size() < limit) {
+                        ids.add(rs.getString(1));
+                    }
                 }
             }
         });
         return ids;
     }
 
-    /** Loads a game and replays its moves through the rules core; null when there is no such game. */
-    LiveGame load(String id) {
-        LiveGame[] out = new LiveGame[1];
+    /** A game's stored status, or null when there is no such game. */
+    String status(String id) {
+        String[] out = {null};
         query(c -> {
+            try (PreparedStatement st = c.prepareStatement("SELECT status FROM games WHERE id = ?")) {
+                st.setString(1, id);
+                try (ResultSet rs = st.executeQuery()) {
+                    if (rs.next()) {
+                        out[0] = rs.getString(1);
+                    }
+                }
+            }
+        });
+        return out[0];
+    }
+
+    /** Reads a game and its moves; null when there is no such game. */
+    LiveGame.Stored load(String id) {
+        LiveGame.Stored[] out = new LiveGame.Stored[1];
+        query(c -> {
+            List<String> moves = new ArrayList<>();
+            try (PreparedStatement st = c.prepareStatement("SELECT move FROM moves WHERE game_id = ? ORDER BY ply")) {
+                st.setString(1, id);
+                try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next()) {
+                        moves.add(rs.getString(1));
+                    }
+                }
+            }
             try (PreparedStatement st = c.prepareStatement("SELECT * FROM games WHERE id = ?")) {
                 st.setString(1, id);
                 try (ResultSet rs = st.executeQuery()) {
@@ -207,29 +314,25 @@ final class Database implements AutoCloseable {
                     k.periodsLeft[0] = rs.getInt("first_periods");
                     k.periodsLeft[1] = rs.getInt("second_periods");
                     k.turnStartedAt = rs.getLong("turn_started_at");
-                    LiveGame g = new LiveGame(id, rules, LiveGame.Mode.valueOf(rs.getString("mode").toUpperCase()),
-                            start, k, rs.getLong("created_at"));
-                    g.status = rs.getString("status");
-                    g.players[0] = rs.getString("first_player");
-                    g.players[1] = rs.getString("second_player");
-                    g.tokens[0] = rs.getString("first_token");
-                    g.tokens[1] = rs.getString("second_token");
                     String offer = rs.getString("draw_offer");
-                    g.drawOffer = offer == null ? -1 : offer.equals("first") ? 0 : 1;
                     String winner = rs.getString("result_winner");
-                    g.resultTermination = rs.getString("result_termination");
-                    if (g.resultTermination != null) {
-                        g.resultWinner = winner.equals("draw") ? -1 : winner.equals("first") ? 0 : 1;
+                    String termination = rs.getString("result_termination");
+                    Integer w = termination == null ? null : switch (winner) {
+                        case "draw" -> -1;
+                        case "first" -> 0;
+                        case "second" -> 1;
+                        default -> LiveGame.NO_RESULT;
+                    };
+                    if (moves.size() != rs.getInt("ply")) {
+                        throw new SQLException("game " + id + " has " + moves.size() + " moves stored but ply "
+                                + rs.getInt("ply"));
                     }
-                    out[0] = g;
-                }
-            }
-            try (PreparedStatement st = c.prepareStatement("SELECT move FROM moves WHERE game_id = ? ORDER BY ply")) {
-                st.setString(1, id);
-                try (ResultSet rs = st.executeQuery()) {
-                    while (rs.next()) {
-                        out[0].playOnBoard(rs.getString(1));
-                    }
+                    out[0] = new LiveGame.Stored(id, rules, LiveGame.Mode.valueOf(rs.getString("mode").toUpperCase()),
+                            start, k, rs.getLong("created_at"), rs.getString("status"),
+                            new String[]{rs.getString("first_player"), rs.getString("second_player")},
+                            new String[]{rs.getString("first_token"), rs.getString("second_token")},
+                            offer == null ? -1 : offer.equals("first") ? 0 : 1, w, termination, rs.getInt("version"),
+                            rs.getLong("updated_at"), moves);
                 }
             }
         });

@@ -26,7 +26,7 @@ final class Export {
     private Export() {
     }
 
-    static String export(GameService.Snapshot s, String format, Integer ply) {
+    static String export(GameSnapshot s, String format, Integer ply) {
         return switch (format) {
             case "fen" -> fen(s, ply);
             case "pgn" -> Pgn.format(record(s));
@@ -36,27 +36,23 @@ final class Export {
         };
     }
 
-    private static String shogiOnly(GameService.Snapshot s, String format, java.util.function.Supplier<String> f) {
+    private static String shogiOnly(GameSnapshot s, String format, java.util.function.Supplier<String> f) {
         if (!s.rules().id.equals("shogi")) {
             throw ApiException.badRequest("format: " + format + " is for shogi only, this game is " + s.rules().id);
         }
         return f.get();
     }
 
-    private static String fen(GameService.Snapshot s, Integer ply) {
-        int n = ply == null ? s.moves().size() : ply;
-        if (n < 0 || n > s.moves().size()) {
-            throw ApiException.badRequest("ply: must be from 0 to " + s.moves().size() + ", got " + n);
+    private static String fen(GameSnapshot s, Integer ply) {
+        int n = ply == null ? s.ply() : ply;
+        if (n < 0 || n > s.ply()) {
+            throw ApiException.badRequest("ply: must be from 0 to " + s.ply() + ", got " + n);
         }
-        Position p = s.start().copy();
-        for (int i = 0; i < n; i++) {
-            p.doMove(MoveNotation.parseUci(p, s.moves().get(i)));
-        }
-        return Fen.format(p) + "\n";
+        return Fen.format(s.positionAt(n)) + "\n";
     }
 
     /** The game as a record: players, date, time control, result and termination. */
-    static GameRecord record(GameService.Snapshot s) {
+    static GameRecord record(GameSnapshot s) {
         RuleSet rs = s.rules();
         ZonedDateTime started = Instant.ofEpochMilli(s.createdAt()).atZone(ZoneOffset.UTC);
         Map<String, String> tags = new LinkedHashMap<>();
@@ -65,8 +61,8 @@ final class Export {
         tags.put("Date", started.format(DateTimeFormatter.ofPattern("yyyy.MM.dd")));
         tags.put("Time", started.format(DateTimeFormatter.ofPattern("HH:mm:ss")));
         tags.put("Round", "-");
-        tags.put("White", s.players()[0]);
-        tags.put("Black", s.players()[1]);
+        tags.put("White", s.players().get(0));
+        tags.put("Black", s.players().get(1));
         Clock k = s.clock();
         tags.put("TimeControl", switch (k.type) {
             case NONE -> "-";
@@ -77,7 +73,7 @@ final class Export {
         if (s.termination() != null) {
             tags.put("Termination", s.termination());
         }
-        String result = s.termination() == null ? "*" : s.winner() == 0 ? "1-0" : s.winner() == 1 ? "0-1" : "1/2-1/2";
+        String result = s.termination() == null ? "*" : GameView.scoreText(s.winner());
         boolean fromStart = Fen.format(s.start()).equals(Fen.format(Position.start(rs)));
         return new GameRecord(rs.id, fromStart ? null : Fen.format(s.start()), s.moves(), tags, result);
     }

@@ -1,9 +1,9 @@
 package koma.server;
 
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.jetty.websocket.api.WriteCallback;
 
@@ -14,64 +14,191 @@ import io.javalin.websocket.WsContext;
 import koma.server.GameView.Seat;
 
 /**
- * The WebSocket feed of each game ({@code /ws/games/{id}}): every connection gets the game when it connects
- * and after every change, as its own seat sees it. Sends are asynchronous and made in order under the
- * game's monitor, so a slow client never holds up a move and never sees states out of order.
+ * The WebSocket feeds of the games ({@code /ws/games/{id}}): a connection gets the whole game once, with its
+ * version, then only the committed events, each once, in version order. Sends are asynchronous; each connection
+ * may have at most {@code queueLimit} messages not yet written, and a client that falls further behind is cut off
+ * (it resyncs when it reconnects). Connections are capped per client and in all.
  */
 final class Feed {
+    /** Close code for a client that reads too slowly. */
+    static final int TOO_SLOW = 4008;
+    /** Close code for too many connections. */
+    static final int TOO_MANY = 4429;
+
+    /** One connection: its game, seat, client, last version sent and messages not yet written. */
+    private static final class Conn {
+        final WsContext ctx;
+        final String gameId;
+        final String client;
+        final Seat seat;
+        final AtomicInteger pending = new AtomicInteger();
+        /** The last version sent, -1 before the whole game was sent. Guarded by this. */
+        int version = -1;
+        volatile boolean closed;
+
+        Conn(WsContext ctx, String gameId, String client, Seat seat) {
+            this.ctx = ctx;
+            this.gameId = gameId;
+            this.client = client;
+            this.seat = seat;
+        }
+    }
+
     private final ObjectMapper json;
-    private final Map<String, Set<WsContext>> byGame = new ConcurrentHashMap<>();
-    private final Map<WsContext, Seat> seats = new ConcurrentHashMap<>();
+    private final int queueLimit, perClientLimit, totalLimit;
+    private final Map<String, Set<Conn>> byGame = new ConcurrentHashMap<>();
+    private final Map<WsContext, Conn> conns = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> perClient = new ConcurrentHashMap<>();
+    private final AtomicInteger total = new AtomicInteger();
+    /** Connections cut off for reading too slowly (for tests and monitoring). */
+    final AtomicInteger dropped = new AtomicInteger();
 
-    Feed(ObjectMapper json) {
+    Feed(ObjectMapper json, ServerConfig.Limits limits) {
         this.json = json;
+        this.queueLimit = limits.feedQueue();
+        this.perClientLimit = limits.feedsPerClient();
+        this.totalLimit = limits.feeds();
     }
 
-    /** A new connection: remembered with its seat and sent the game. Call with the game's monitor held. */
-    void connect(LiveGame g, WsContext ctx, Seat seat) {
-        seats.put(ctx, seat);
-        byGame.computeIfAbsent(g.id, k -> ConcurrentHashMap.newKeySet()).add(ctx);
-        send(ctx, message(g, seat, System.currentTimeMillis()));
+    /** Null when a client may open another connection, else why not (checked before the upgrade). */
+    String refusal(String client) {
+        AtomicInteger n = perClient.get(client);
+        if (n != null && n.get() >= perClientLimit) {
+            return "feeds: " + perClientLimit + " connections from one client at most";
+        }
+        if (total.get() >= totalLimit) {
+            return "feeds: the server holds " + totalLimit + " connections, its limit";
+        }
+        return null;
     }
 
-    void disconnect(String gameId, WsContext ctx) {
-        seats.remove(ctx);
-        Set<WsContext> set = byGame.get(gameId);
+    /**
+     * A new connection: counted (closed with 4429 when over a cap), registered, then sent the whole game with
+     * its version; events committed meanwhile are either in that game or sent after it.
+     */
+    void connect(LiveGame g, WsContext ctx, Seat seat, String client) {
+        AtomicInteger n = perClient.computeIfAbsent(client, k -> new AtomicInteger());
+        if (n.incrementAndGet() > perClientLimit || total.incrementAndGet() > totalLimit) {
+            if (n.get() > perClientLimit) {
+                n.decrementAndGet();
+            } else {
+                n.decrementAndGet();
+                total.decrementAndGet();
+            }
+            ctx.closeSession(TOO_MANY, "too many connections");
+            return;
+        }
+        Conn c = new Conn(ctx, g.id, client, seat);
+        conns.put(ctx, c);
+        byGame.computeIfAbsent(g.id, k -> ConcurrentHashMap.newKeySet()).add(c);
+        synchronized (c) {
+            GameSnapshot s = g.snapshot();
+            send(c, message(s, seat));
+            c.version = s.version();
+        }
+    }
+
+    /** Forgets a closed connection. */
+    void disconnect(WsContext ctx) {
+        Conn c = conns.remove(ctx);
+        if (c == null) {
+            return;
+        }
+        c.closed = true;
+        Set<Conn> set = byGame.get(c.gameId);
         if (set != null) {
-            set.remove(ctx);
+            set.remove(c);
             if (set.isEmpty()) {
-                byGame.remove(gameId, set);
+                byGame.remove(c.gameId, set);
+            }
+        }
+        AtomicInteger n = perClient.get(c.client);
+        if (n != null && n.decrementAndGet() <= 0) {
+            perClient.remove(c.client, n);
+        }
+        total.decrementAndGet();
+    }
+
+    /** Sends a committed change's events to the game's connections (called by the writer, in version order). */
+    void publish(LiveGame.Change change) {
+        Set<Conn> set = byGame.get(change.game().id);
+        if (set == null || change.events().isEmpty()) {
+            return;
+        }
+        for (Conn c : set) {
+            synchronized (c) {
+                if (c.version < 0) {
+                    continue; // its whole game, sent next, already holds these events
+                }
+                for (GameEvent e : change.events()) {
+                    if (e.version > c.version) {
+                        send(c, e.json());
+                        c.version = e.version;
+                    }
+                }
             }
         }
     }
 
-    /** Pushes the game to every connection following it; called with the game's monitor held. */
-    void changed(LiveGame g) {
-        Set<WsContext> set = byGame.get(g.id);
-        if (set == null || set.isEmpty()) {
-            return;
-        }
-        long now = System.currentTimeMillis();
-        Map<Seat, String> bySeat = new EnumMap<>(Seat.class);
-        for (WsContext ctx : set) {
-            Seat seat = seats.getOrDefault(ctx, Seat.NONE);
-            send(ctx, bySeat.computeIfAbsent(seat, s -> message(g, s, now)));
+    /** True when a game has a connection (it then stays in memory). */
+    boolean watched(String gameId) {
+        Set<Conn> set = byGame.get(gameId);
+        return set != null && !set.isEmpty();
+    }
+
+    /** Closes a game's connections (its state in memory was dropped): the clients reconnect and resync. */
+    void closeGame(String gameId, int code, String reason) {
+        Set<Conn> set = byGame.get(gameId);
+        if (set != null) {
+            for (Conn c : set) {
+                c.ctx.closeSession(code, reason);
+            }
         }
     }
 
     int connections() {
-        return seats.size();
+        return total.get();
     }
 
-    private String message(LiveGame g, Seat seat, long now) {
+    private String message(GameSnapshot s, Seat seat) {
         try {
-            return json.writeValueAsString(Map.of("type", "game", "game", GameView.game(g, seat, now)));
+            return json.writeValueAsString(Map.of("type", "game", "version", s.version(),
+                    "game", GameView.game(s, seat, System.currentTimeMillis())));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static void send(WsContext ctx, String text) {
+    /** An asynchronous send; a connection with more than {@code queueLimit} unwritten messages is cut off. */
+    private void send(Conn c, String text) {
+        if (c.closed || !c.ctx.session.isOpen()) {
+            return;
+        }
+        if (c.pending.incrementAndGet() > queueLimit) {
+            c.closed = true;
+            dropped.incrementAndGet();
+            try {
+                c.ctx.session.close(TOO_SLOW, "too slow: more than " + queueLimit + " messages unread");
+            } finally {
+                c.ctx.session.disconnect();
+            }
+            return;
+        }
+        c.ctx.session.getRemote().sendString(text, new WriteCallback() {
+            @Override
+            public void writeFailed(Throwable x) {
+                c.pending.decrementAndGet();
+            }
+
+            @Override
+            public void writeSuccess() {
+                c.pending.decrementAndGet();
+            }
+        });
+    }
+
+    /** A direct answer on one connection (pong, error). */
+    static void reply(WsContext ctx, String text) {
         if (ctx.session.isOpen()) {
             ctx.session.getRemote().sendString(text, WriteCallback.NOOP);
         }

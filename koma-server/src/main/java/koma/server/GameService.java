@@ -4,40 +4,38 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import koma.engine.EnginePlayer;
-import koma.rules.Game;
 import koma.rules.Move;
 import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.MoveNotation;
-import koma.rules.notation.NotationException;
 import koma.server.GameView.Seat;
 
 /**
- * The games: creating, joining, moves, resignation, draw offers, claims, clocks with their flag timers, and the
- * computer opponent. Every change happens under the game's monitor, is written to the database before it is
- * acknowledged, and is then announced to the listeners (the WebSocket feed). Computer moves and analyses run on
- * a bounded engine pool, never on a request thread.
+ * The live games of this server: which are in memory, loading and unloading them, and everything around a
+ * change that is not the game's own rule: the writer (a change is acknowledged and published only once committed),
+ * flag timers, the computer player on the {@link EngineQueue}, and the sweeps that end games nobody plays and
+ * unload idle ones. Every change goes through {@link #apply}: under the game's lock, the game makes the change and
+ * its events, and the change is queued for the writer before the lock is released.
  */
 final class GameService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GameService.class);
@@ -48,53 +46,56 @@ final class GameService implements AutoCloseable {
     /** Analysis: time and depth caps. */
     private static final long ANALYSIS_MS = 500;
     private static final int ANALYSIS_DEPTH = 64;
-    /** How long a finished game stays in memory. */
-    private static final long FINISHED_IN_MEMORY_MINUTES = 10;
     /** A computer accepts a draw offer when it judges itself this far behind (centipawns). */
     private static final int ACCEPT_DRAW_CP = -150;
+    /** Stale games ended per sweep at most. */
+    private static final int SWEEP_BATCH = 200;
 
     private final Database db;
+    private final ServerConfig.Limits limits;
     private final ConcurrentHashMap<String, LiveGame> games = new ConcurrentHashMap<>();
-    private final ThreadPoolExecutor engines;
+    /** Per client: the ids of the unfinished games it created (pruned when at the cap). */
+    private final ConcurrentHashMap<String, Set<String>> byCreator = new ConcurrentHashMap<>();
+    /** Changes queued for the writer per game: a game with some is never unloaded. */
+    private final ConcurrentHashMap<String, AtomicInteger> unwritten = new ConcurrentHashMap<>();
+    private final EngineQueue engines;
     private final ScheduledExecutorService timers;
-    private final List<Consumer<LiveGame>> listeners = new CopyOnWriteArrayList<>();
+    private final GameWriter writer;
+    private final Feed feed;
 
-    GameService(Database db, int engineThreads) {
+    GameService(Database db, int engineThreads, ServerConfig.Limits limits, Feed feed) {
         this.db = db;
-        this.engines = new ThreadPoolExecutor(engineThreads, engineThreads, 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(256), daemon("koma-engine"));
-        this.timers = Executors.newSingleThreadScheduledExecutor(daemon("koma-clock"));
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
+        this.limits = limits;
+        this.feed = feed;
+        this.engines = new EngineQueue(engineThreads, limits.analysisQueue());
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "koma-clock");
             t.setDaemon(true);
             return t;
-        };
+        });
+        this.writer = new GameWriter(db, limits.writeQueue(), feed::publish, this::dropBroken);
     }
 
-    /** Registers a listener called after every change, with the game's monitor held. */
-    void onChange(Consumer<LiveGame> listener) {
-        listeners.add(listener);
-    }
-
-    /** Loads every unfinished game and restarts its clock timer and computer player (after a restart). */
-    void resumeAll() {
-        for (String id : db.unfinished()) {
-            LiveGame g = find(id);
+    /**
+     * At start: loads the games whose clock runs (the only live ones), gives their running side back the time the
+     * server was down, and starts the sweeps.
+     */
+    void resume() {
+        long aliveAt = db.aliveAt();
+        long now = System.currentTimeMillis();
+        for (String id : db.running()) {
+            LiveGame g = load(id, false);
             if (g != null) {
-                synchronized (g) {
-                    long now = System.currentTimeMillis();
-                    if (g.active() && g.clock.running() && now > g.clock.flagAt(g.sideToMove())) {
-                        flag(g, now);
-                    } else {
-                        afterChange(g);
-                    }
-                }
+                apply(g, x -> x.resumeClock(aliveAt, now));
             }
         }
+        long sweep = Math.max(200, Math.min(60_000, Math.min(limits.idleUnload().toMillis(),
+                Math.min(limits.finishedUnload().toMillis(), Math.min(limits.joinTimeout().toMillis(),
+                        limits.abandonAfter().toMillis()))) / 4));
+        timers.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
     }
+
+    // ---- finding and loading ----
 
     /** The game, loaded from the database if need be, or null. */
     LiveGame find(String id) {
@@ -103,321 +104,399 @@ final class GameService implements AutoCloseable {
         }
         LiveGame g = games.get(id);
         if (g != null) {
+            g.touchedAt = System.currentTimeMillis();
             return g;
         }
-        LiveGame loaded = db.load(id);
-        if (loaded == null) {
-            return null;
-        }
-        LiveGame prev = games.putIfAbsent(id, loaded);
-        return prev != null ? prev : loaded;
+        return load(id, true);
     }
 
     LiveGame get(String id) {
         LiveGame g = find(id);
         if (g == null) {
-            throw ApiException.notFound("no game with id '" + id + "'");
+            throw GameError.notFound("no game with id '" + id + "'");
         }
         return g;
     }
 
-    /** Which seats a cookie token holds in a game. */
-    static Seat seatOf(LiveGame g, String token) {
-        if (token == null || token.isEmpty()) {
-            return Seat.NONE;
+    private LiveGame load(String id, boolean capped) {
+        LiveGame.Stored s = db.load(id);
+        if (s == null) {
+            return null;
         }
-        String h = hash(token);
-        boolean first = h.equals(g.tokens[0]), second = h.equals(g.tokens[1]);
-        return first && second ? Seat.BOTH : first ? Seat.FIRST : second ? Seat.SECOND : Seat.NONE;
+        if (capped) {
+            makeRoom();
+        }
+        LiveGame loaded = LiveGame.restore(s, System.currentTimeMillis());
+        LiveGame prev = games.putIfAbsent(id, loaded);
+        if (prev != null) {
+            return prev;
+        }
+        synchronized (loaded) {
+            afterChange(loaded);
+        }
+        return loaded;
     }
+
+    /** Unloads idle games when memory holds the limit; refuses (503) when none can go. */
+    private void makeRoom() {
+        if (games.size() < limits.gamesInMemory()) {
+            return;
+        }
+        List<LiveGame> idle = new ArrayList<>();
+        for (LiveGame g : games.values()) {
+            if (unloadable(g)) {
+                idle.add(g);
+            }
+        }
+        idle.sort(Comparator.comparingLong(g -> g.touchedAt));
+        for (LiveGame g : idle) {
+            if (games.size() < limits.gamesInMemory()) {
+                return;
+            }
+            unload(g);
+        }
+        if (games.size() >= limits.gamesInMemory()) {
+            throw new GameError(GameError.Kind.UNAVAILABLE, "games: the server holds " + limits.gamesInMemory()
+                    + " live games, its limit; try again later", 10);
+        }
+    }
+
+    /** A game may leave memory: no clock running, no engine job, nothing unwritten, nobody watching. */
+    private boolean unloadable(LiveGame g) {
+        synchronized (g) {
+            AtomicInteger u = unwritten.get(g.id);
+            return !g.clock().running() && !g.engineBusy && (u == null || u.get() == 0) && !feed.watched(g.id);
+        }
+    }
+
+    private void unload(LiveGame g) {
+        synchronized (g) {
+            if (g.flagTimer != null) {
+                g.flagTimer.cancel(false);
+            }
+            games.remove(g.id, g);
+        }
+    }
+
+    /** Games in memory (for tests and monitoring). */
+    int inMemory() {
+        return games.size();
+    }
+
+    // ---- changes ----
 
     /** What a new game needs; validated by the HTTP layer, except the position and record. */
     record NewGame(RuleSet rules, LiveGame.Mode mode, String color, int level, Clock clock, Position start,
                    List<String> moves) {
     }
 
-    /** A created or joined game and the seat token for the cookie. */
-    record Seated(LiveGame game, String token) {
+    /** A created or joined game, the seat token for the cookie, and the commit to wait for. */
+    record Seated(LiveGame game, String token, CompletableFuture<LiveGame.Change> committed) {
     }
 
-    Seated create(NewGame req) {
+    /** Creates a game for a client (its key counts its unfinished games). */
+    Seated create(NewGame req, String client) {
+        Set<String> mine = byCreator.computeIfAbsent(client, k -> ConcurrentHashMap.newKeySet());
+        if (mine.size() >= limits.gamesPerClient()) {
+            mine.removeIf(id -> {
+                LiveGame g = games.get(id);
+                return g != null ? g.snapshot().finished() : !"active".equals(db.status(id)) && !"waiting".equals(db.status(id));
+            });
+            if (mine.size() >= limits.gamesPerClient()) {
+                throw new GameError(GameError.Kind.TOO_MANY, "games: you have " + mine.size()
+                        + " unfinished games, the limit per client; finish or resign one first", 60);
+            }
+        }
+        requireWriterRoom();
+        makeRoom();
         long now = System.currentTimeMillis();
         String token = newToken();
-        String h = hash(token);
-        LiveGame g = new LiveGame(newId(), req.rules(), req.mode(), req.start(), req.clock(), now);
         int creator = switch (req.color()) {
             case "first" -> 0;
             case "second" -> 1;
             default -> RANDOM.nextInt(2);
         };
-        g.players[0] = g.players[1] = "human";
-        switch (req.mode()) {
-            case COMPUTER -> {
-                g.players[creator ^ 1] = "computer:" + req.level();
-                g.tokens[creator] = h;
-                g.status = "active";
-            }
-            case FRIEND -> {
-                g.tokens[creator] = h;
-                g.status = "waiting";
-            }
-            case HOTSEAT -> {
-                g.tokens[0] = g.tokens[1] = h;
-                g.status = "active";
-            }
-        }
+        LiveGame g = LiveGame.create(newId(), req.rules(), req.mode(), req.start(), req.clock(), req.moves(), creator,
+                req.level(), hash(token), client, now);
+        CompletableFuture<LiveGame.Change> f;
         synchronized (g) {
-            for (String m : req.moves()) {
-                g.playOnBoard(m);
-            }
-            g.takeAutomaticResult();
-            if (g.active() && g.clock.timed()) {
-                g.clock.turnStartedAt = now;
-            }
-            db.insert(g, now);
             games.put(g.id, g);
+            if (!g.finished()) {
+                mine.add(g.id);
+            }
+            f = submit(new LiveGame.Change(g, List.of(), g.snapshot(), null, g.ply(), now), true);
             afterChange(g);
         }
-        return new Seated(g, token);
+        return new Seated(g, token, f);
     }
 
     /** Gives the free seat of a friend game to the caller. */
     Seated join(LiveGame g, Seat seat) {
+        String token = newToken();
+        String h = hash(token);
+        return new Seated(g, token, apply(g, x -> x.join(seat, h, System.currentTimeMillis())));
+    }
+
+    CompletableFuture<LiveGame.Change> move(LiveGame g, Seat seat, String uci, int ply) {
+        return apply(g, x -> x.move(seat, uci, ply, System.currentTimeMillis()));
+    }
+
+    CompletableFuture<LiveGame.Change> resign(LiveGame g, Seat seat) {
+        return apply(g, x -> x.resign(seat, System.currentTimeMillis()));
+    }
+
+    CompletableFuture<LiveGame.Change> draw(LiveGame g, Seat seat, String action) {
+        return apply(g, x -> x.draw(seat, action, System.currentTimeMillis()));
+    }
+
+    CompletableFuture<LiveGame.Change> claim(LiveGame g, Seat seat, String kind) {
+        return apply(g, x -> x.claim(seat, kind, System.currentTimeMillis()));
+    }
+
+    /**
+     * Makes a change under the game's lock and queues it for the writer; the future completes once it is
+     * committed (its events then published), with null for no change. A refusal throws {@link GameError}.
+     */
+    CompletableFuture<LiveGame.Change> apply(LiveGame g, Function<LiveGame, LiveGame.Change> op) {
         synchronized (g) {
-            if (g.mode != LiveGame.Mode.FRIEND) {
-                throw ApiException.conflict("only friend games can be joined; this one is " + g.mode.name().toLowerCase());
-            }
-            if (seat != Seat.NONE) {
-                throw ApiException.conflict("you already hold the " + seat.json() + " seat of this game");
-            }
-            int free = g.tokens[0] == null ? 0 : g.tokens[1] == null ? 1 : -1;
-            if (free < 0 || !"waiting".equals(g.status)) {
-                throw ApiException.conflict("both seats of this game are taken");
-            }
-            long now = System.currentTimeMillis();
-            String token = newToken();
-            g.tokens[free] = hash(token);
-            if (!g.finished()) {
-                g.status = "active";
-                if (g.clock.timed()) {
-                    g.clock.turnStartedAt = now;
+            if (g.broken || games.get(g.id) != g) {
+                LiveGame fresh = find(g.id);
+                if (fresh == null) {
+                    throw GameError.notFound("no game with id '" + g.id + "'");
+                }
+                if (fresh != g) {
+                    return apply(fresh, op);
                 }
             }
-            persist(g, now);
-            afterChange(g);
-            return new Seated(g, token);
-        }
-    }
-
-    /** Plays a move for the seat; {@code ply} is the number of moves the client has seen. */
-    void move(LiveGame g, Seat seat, String uci, int ply) {
-        synchronized (g) {
-            if (!g.moves.isEmpty() && ply == g.ply() - 1 && uci.equals(g.moves.get(g.ply() - 1))
-                    && seat.holds((g.start.sideToMove() + g.ply() - 1) & 1)) {
-                return; // a retried request whose move was already played
-            }
-            requirePlaying(g);
-            if (ply != g.ply()) {
-                throw ApiException.conflict("stale ply: the game is at ply " + g.ply() + ", the request says " + ply);
-            }
-            int side = g.sideToMove();
-            requireSide(g, seat, side, "move");
-            Position p = g.current;
-            int m;
+            requireWriterRoom();
+            LiveGame.Change c;
             try {
-                m = MoveNotation.parseUci(p, uci);
-            } catch (NotationException e) {
-                throw ApiException.badRequest("move: " + e.getMessage());
+                c = op.apply(g);
+            } catch (LiveGame.FlagFell e) {
+                submit(e.change, false);
+                afterChange(g);
+                throw GameError.conflict(e.getMessage());
             }
-            if (!p.isLegal(m)) {
-                throw ApiException.badRequest("move: " + uci + " is not legal in this position");
+            if (c == null) {
+                afterChange(g);
+                return CompletableFuture.completedFuture(null);
             }
-            play(g, side, MoveNotation.formatUci(p, m), System.currentTimeMillis());
-        }
-    }
-
-    private void requirePlaying(LiveGame g) {
-        if (g.finished()) {
-            throw ApiException.conflict("the game is over: " + g.resultTermination);
-        }
-        if (!g.active()) {
-            throw ApiException.conflict("the game has not started: it waits for the second player to join");
-        }
-    }
-
-    private static void requireSide(LiveGame g, Seat seat, int side, String what) {
-        if (seat == Seat.NONE) {
-            throw ApiException.forbidden("you hold no seat in this game (no valid koma_" + g.id + " cookie)");
-        }
-        if (g.isComputer(side)) {
-            throw ApiException.forbidden("the " + LiveGame.side(side) + " side is played by the computer");
-        }
-        if (!seat.holds(side)) {
-            throw ApiException.forbidden("not your turn: you hold the " + seat.json() + " seat and it is the "
-                    + LiveGame.side(side) + " player's " + what);
-        }
-    }
-
-    /** Plays a legal move of {@code side}: clock, rules, database, then the listeners. */
-    private void play(LiveGame g, int side, String uci, long now) {
-        if (!g.clock.charge(side, now)) {
-            flag(g, now);
-            throw ApiException.conflict("the game is over: the " + LiveGame.side(side) + " player ran out of time");
-        }
-        g.playOnBoard(uci);
-        if (g.drawOffer == (side ^ 1)) {
-            g.drawOffer = -1; // moving instead of answering declines the offer
-        }
-        g.takeAutomaticResult();
-        if (!g.finished() && g.clock.timed()) {
-            g.clock.turnStartedAt = now;
-        }
-        try {
-            db.saveMove(g, g.ply(), uci, now);
-        } catch (RuntimeException e) {
-            games.remove(g.id, g); // the stored state is the truth: reload it on the next request
-            throw e;
-        }
-        afterChange(g);
-    }
-
-    /** The side to move ran out of time. */
-    private void flag(LiveGame g, long now) {
-        int side = g.sideToMove();
-        g.clock.exhaust(side);
-        g.setResult(g.game.flag(side));
-        persist(g, now);
-        afterChange(g);
-    }
-
-    private void persist(LiveGame g, long now) {
-        try {
-            db.save(g, now);
-        } catch (RuntimeException e) {
-            games.remove(g.id, g);
-            throw e;
-        }
-    }
-
-    /** Resigns for the seat (in a hot-seat game: for the side to move). */
-    void resign(LiveGame g, Seat seat) {
-        synchronized (g) {
-            requirePlaying(g);
-            int side = actingSide(g, seat);
-            g.setResult(g.game.resign(side));
-            persist(g, System.currentTimeMillis());
+            CompletableFuture<LiveGame.Change> f = submit(c, false);
             afterChange(g);
+            return f;
         }
     }
 
-    private static int actingSide(LiveGame g, Seat seat) {
-        return switch (seat) {
-            case NONE -> throw ApiException.forbidden("you hold no seat in this game (no valid koma_" + g.id + " cookie)");
-            case BOTH -> g.sideToMove();
-            case FIRST -> 0;
-            case SECOND -> 1;
+    private void requireWriterRoom() {
+        if (!writer.hasRoom()) {
+            throw new GameError(GameError.Kind.UNAVAILABLE, "the database writer has " + writer.waiting()
+                    + " changes waiting, its limit; try again shortly", 1);
+        }
+    }
+
+    private CompletableFuture<LiveGame.Change> submit(LiveGame.Change c, boolean created) {
+        AtomicInteger u = unwritten.computeIfAbsent(c.game().id, k -> new AtomicInteger());
+        u.incrementAndGet();
+        CompletableFuture<LiveGame.Change> f = writer.submit(c, created);
+        f.whenComplete((x, e) -> {
+            if (u.decrementAndGet() == 0) {
+                unwritten.remove(c.game().id, u);
+            }
+        });
+        return f;
+    }
+
+    /** A change of the game could not be stored: drop it from memory and close its feeds (they resync). */
+    private void dropBroken(LiveGame g, Throwable e) {
+        games.remove(g.id, g);
+        feed.closeGame(g.id, 1011, "the game's state was reloaded");
+    }
+
+    /** After any change or load: the flag timer, the computer's turn, the creator's count. Monitor held. */
+    private void afterChange(LiveGame g) {
+        if (g.finished() && g.creator != null) {
+            Set<String> mine = byCreator.get(g.creator);
+            if (mine != null) {
+                mine.remove(g.id);
+            }
+        }
+        scheduleFlag(g);
+        scheduleComputer(g);
+    }
+
+    // ---- clocks ----
+
+    private void scheduleFlag(LiveGame g) {
+        if (g.flagTimer != null) {
+            g.flagTimer.cancel(false);
+            g.flagTimer = null;
+        }
+        if (!g.active() || !g.clock().running()) {
+            return;
+        }
+        long delay = g.clock().flagAt(g.sideToMove()) - System.currentTimeMillis() + 1;
+        g.flagTimer = timers.schedule(() -> checkFlag(g), Math.max(0, delay), TimeUnit.MILLISECONDS);
+    }
+
+    private void checkFlag(LiveGame g) {
+        try {
+            apply(g, x -> {
+                long now = System.currentTimeMillis();
+                if (!x.active() || !x.clock().running()) {
+                    return null;
+                }
+                return now > x.clock().flagAt(x.sideToMove()) ? x.flag(now) : null;
+            });
+        } catch (GameError e) {
+            LOG.warn("flag check of game {}: {}", g.id, e.getMessage());
+            timers.schedule(() -> checkFlag(g), 1, TimeUnit.SECONDS);
+        }
+    }
+
+    // ---- sweeps ----
+
+    /** Unloads idle and finished games, and ends games nobody plays (join timeout, abandonment). */
+    private void sweep() {
+        try {
+            long now = System.currentTimeMillis();
+            for (LiveGame g : games.values()) {
+                boolean finished;
+                synchronized (g) {
+                    finished = g.finished();
+                }
+                long idle = now - g.touchedAt;
+                if ((finished && idle >= limits.finishedUnload().toMillis())
+                        || (!finished && idle >= limits.idleUnload().toMillis())) {
+                    if (unloadable(g) || finished) {
+                        unload(g);
+                    }
+                }
+            }
+            long join = limits.joinTimeout().toMillis(), abandon = limits.abandonAfter().toMillis();
+            for (String id : db.stale(now - join, now - abandon, SWEEP_BATCH)) {
+                LiveGame g = find(id);
+                if (g == null) {
+                    continue;
+                }
+                apply(g, x -> {
+                    long t = System.currentTimeMillis();
+                    boolean unjoined = x.waiting() && t - x.updatedAt() >= join;
+                    boolean abandoned = x.active() && !x.clock().running() && !x.engineBusy && t - x.updatedAt() >= abandon;
+                    return unjoined || abandoned ? x.abandon(t) : null;
+                });
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("sweep failed: {}", e.toString());
+        }
+    }
+
+    // ---- the computer ----
+
+    /** Starts the computer's search when it is to move (or has a draw offer to answer). Monitor held. */
+    private void scheduleComputer(LiveGame g) {
+        if (g.mode != LiveGame.Mode.COMPUTER || !g.active() || g.engineBusy) {
+            return;
+        }
+        int side = g.sideToMove();
+        int computer = g.computerSide();
+        boolean offerToAnswer = g.drawOffer() == (computer ^ 1);
+        if (side != computer && !offerToAnswer) {
+            return;
+        }
+        Position p = g.current().copy(); // the engine thread gets its own
+        int ply = g.ply();
+        int level = g.computerLevel(computer);
+        long think = thinkTime(g.clock(), computer, level, System.currentTimeMillis());
+        long seed = g.id.hashCode() * 31L + ply;
+        RuleSet rules = g.rules;
+        g.engineBusy = true;
+        engines.computer(() -> {
+            String move = null;
+            boolean accept = false;
+            try {
+                if (offerToAnswer) {
+                    EnginePlayer.Analysis a = new EnginePlayer(rules).analyse(p, ANALYSIS_DEPTH, Math.min(think, ANALYSIS_MS));
+                    int cp = a.mateIn() != 0 ? (a.mateIn() > 0 ? 10_000 : -10_000) : a.scoreCp();
+                    accept = (side == computer ? cp : -cp) <= ACCEPT_DRAW_CP;
+                } else {
+                    int best = new EnginePlayer(rules).bestMove(p, level, think, seed);
+                    move = best == Move.NONE ? null : MoveNotation.formatUci(p, best);
+                }
+            } catch (RuntimeException e) {
+                LOG.error("computer player failed in game {}", g.id, e);
+            }
+            String uci = move;
+            boolean yes = accept;
+            try {
+                apply(g, x -> {
+                    x.engineBusy = false;
+                    return offerToAnswer ? x.computerAnswer(ply, yes, System.currentTimeMillis())
+                            : x.computerMove(ply, uci, System.currentTimeMillis());
+                });
+            } catch (GameError e) {
+                LOG.info("computer's answer in game {} not played: {}", g.id, e.getMessage());
+                synchronized (g) {
+                    g.engineBusy = false;
+                }
+                timers.schedule(() -> {
+                    synchronized (g) {
+                        scheduleComputer(g);
+                    }
+                }, 500, TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    /** The computer's think time: 0.2 s at level 0 to 2 s at level 20, less when its clock runs low. */
+    private static long thinkTime(Clock k, int side, int level, long now) {
+        long t = THINK_BASE_MS + THINK_PER_LEVEL_MS * level;
+        if (k.type == Clock.Type.FISCHER) {
+            t = Math.min(t, k.remaining(side, now) / 30 + k.incrementMs * 4 / 5);
+        } else if (k.type == Clock.Type.BYOYOMI) {
+            long main = Math.max(0, k.ms[side] - (k.running() ? now - k.turnStartedAt : 0));
+            t = Math.min(t, main > 0 ? main / 30 + k.byoyomiMs * 4 / 5 : k.byoyomiMs / 2);
+        }
+        return Math.max(50, t);
+    }
+
+    // ---- analysis ----
+
+    /**
+     * Engine analysis of the position after {@code ply} moves, from the side to move's view, queued behind the
+     * computer's moves; at most one per client at a time. The future completes on an engine thread.
+     */
+    CompletableFuture<Map<String, Object>> analyse(LiveGame g, Integer ply, String client) {
+        GameSnapshot s = g.snapshot();
+        int n = ply == null ? s.ply() : ply;
+        if (n < 0 || n > s.ply()) {
+            throw GameError.invalid("ply: must be from 0 to " + s.ply() + ", got " + n);
+        }
+        Position root = s.positionAt(n);
+        if (!root.hasLegalMove()) {
+            throw GameError.conflict("ply: the side to move has no legal move there");
+        }
+        CompletableFuture<Map<String, Object>> out = new CompletableFuture<>();
+        EngineQueue.Refusal r = engines.analysis(client, () -> {
+            try {
+                out.complete(analysisView(root, new EnginePlayer(root.ruleSet()).analyse(root, ANALYSIS_DEPTH, ANALYSIS_MS)));
+            } catch (RuntimeException e) {
+                out.completeExceptionally(GameError.unavailable("the engine could not analyse the position: " + e));
+            }
+        });
+        return switch (r) {
+            case NONE -> out;
+            case CLIENT_BUSY -> throw new GameError(GameError.Kind.TOO_MANY,
+                    "analysis: one of yours is still running; one at a time per client", 1);
+            case QUEUE_FULL -> throw new GameError(GameError.Kind.UNAVAILABLE,
+                    "analysis: the engine queue is full; try again shortly", 2);
         };
     }
 
-    /** A draw offer, acceptance or refusal. */
-    void draw(LiveGame g, Seat seat, String action) {
-        synchronized (g) {
-            requirePlaying(g);
-            long now = System.currentTimeMillis();
-            switch (action) {
-                case "offer" -> {
-                    int side = actingSide(g, seat);
-                    if (g.drawOffer == (side ^ 1)) {
-                        g.setResult(g.game.agreeDraw()); // both want a draw
-                    } else {
-                        g.drawOffer = side;
-                    }
-                }
-                case "accept", "decline" -> {
-                    if (g.drawOffer < 0) {
-                        throw ApiException.conflict("action: there is no draw offer to " + action);
-                    }
-                    int answering = g.drawOffer ^ 1;
-                    if (seat == Seat.NONE || !seat.holds(answering)) {
-                        throw ApiException.forbidden("action: only the " + LiveGame.side(answering)
-                                + " player may " + action + " this draw offer");
-                    }
-                    if (action.equals("accept")) {
-                        g.setResult(g.game.agreeDraw());
-                    } else {
-                        g.drawOffer = -1;
-                    }
-                }
-                default -> throw ApiException.badRequest("action: must be offer, accept or decline, got '" + action + "'");
-            }
-            persist(g, now);
-            afterChange(g);
-        }
-    }
-
-    /** A draw claim (repetition, move rule) by the player to move, or the impasse count by either player. */
-    void claim(LiveGame g, Seat seat, String kind) {
-        synchronized (g) {
-            requirePlaying(g);
-            Game.Result r;
-            switch (kind) {
-                case "draw" -> {
-                    requireSide(g, seat, g.sideToMove(), "claim");
-                    if (!g.game.canClaimDraw()) {
-                        throw ApiException.conflict("kind: no draw can be claimed in this position");
-                    }
-                    r = g.game.claimDraw();
-                }
-                case "impasse" -> {
-                    actingSide(g, seat);
-                    try {
-                        r = g.game.impasse();
-                    } catch (IllegalStateException e) {
-                        throw ApiException.conflict("kind: " + e.getMessage());
-                    }
-                }
-                default -> throw ApiException.badRequest("kind: must be draw or impasse, got '" + kind + "'");
-            }
-            g.setResult(r);
-            persist(g, System.currentTimeMillis());
-            afterChange(g);
-        }
-    }
-
-    /** Engine analysis of the position after {@code ply} moves, from the side to move's view. */
-    Map<String, Object> analyse(LiveGame g, Integer ply) {
-        Position p;
-        synchronized (g) {
-            int n = ply == null ? g.ply() : ply;
-            if (n < 0 || n > g.ply()) {
-                throw ApiException.badRequest("ply: must be from 0 to " + g.ply() + ", got " + n);
-            }
-            p = GameView.positionAt(g, n);
-        }
-        if (!p.hasLegalMove()) {
-            throw ApiException.conflict("ply: the side to move has no legal move there");
-        }
-        Position root = p;
-        Future<EnginePlayer.Analysis> f;
-        try {
-            f = engines.submit(() -> new EnginePlayer(root.ruleSet()).analyse(root, ANALYSIS_DEPTH, ANALYSIS_MS));
-        } catch (RejectedExecutionException e) {
-            throw new ApiException(503, "the engine is busy; try again shortly");
-        }
-        EnginePlayer.Analysis a;
-        try {
-            a = f.get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ApiException(503, "interrupted");
-        } catch (ExecutionException | TimeoutException e) {
-            f.cancel(true);
-            throw new ApiException(503, "the engine could not analyse the position: " + e);
-        }
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
+    private static Map<String, Object> analysisView(Position root, EnginePlayer.Analysis a) {
+        Map<String, Object> out = new LinkedHashMap<>();
         out.put("depth", a.depth());
         out.put("score", a.mateIn() != 0 ? Map.of("mate", a.mateIn()) : Map.of("cp", a.scoreCp()));
-        List<String> pv = new java.util.ArrayList<>();
+        List<String> pv = new ArrayList<>();
         Position q = root.copy();
         for (int m : a.pv()) {
             if (m == Move.NONE || !q.isLegal(m)) {
@@ -431,154 +510,17 @@ final class GameService implements AutoCloseable {
         return out;
     }
 
-    /** After any change: the flag timer, the computer's turn, the listeners. Monitor held. */
-    private void afterChange(LiveGame g) {
-        if (g.finished()) {
-            // a finished game no longer changes: drop it from memory after a while (it reloads on demand)
-            timers.schedule(() -> games.remove(g.id, g), FINISHED_IN_MEMORY_MINUTES, TimeUnit.MINUTES);
-        }
-        scheduleFlag(g);
-        scheduleComputer(g);
-        for (Consumer<LiveGame> l : listeners) {
-            try {
-                l.accept(g);
-            } catch (RuntimeException e) {
-                LOG.warn("listener failed for game {}", g.id, e);
-            }
-        }
-    }
+    // ---- seats and ids ----
 
-    private void scheduleFlag(LiveGame g) {
-        if (g.flagTimer != null) {
-            g.flagTimer.cancel(false);
-            g.flagTimer = null;
+    /** Which seats a cookie token holds in a game. */
+    static Seat seatOf(LiveGame g, String token) {
+        if (token == null || token.isEmpty()) {
+            return Seat.NONE;
         }
-        if (!g.active() || !g.clock.running()) {
-            return;
-        }
-        long delay = g.clock.flagAt(g.sideToMove()) - System.currentTimeMillis() + 1;
-        g.flagTimer = timers.schedule(() -> checkFlag(g), Math.max(0, delay), TimeUnit.MILLISECONDS);
-    }
-
-    private void checkFlag(LiveGame g) {
-        synchronized (g) {
-            if (games.get(g.id) != g || !g.active() || !g.clock.running()) {
-                return;
-            }
-            long now = System.currentTimeMillis();
-            if (now > g.clock.flagAt(g.sideToMove())) {
-                try {
-                    flag(g, now);
-                } catch (RuntimeException e) {
-                    LOG.error("could not store the flag fall of game {}", g.id, e);
-                }
-            } else {
-                scheduleFlag(g);
-            }
-        }
-    }
-
-    /** Starts the computer's search when it is to move (or has a draw offer to answer). */
-    private void scheduleComputer(LiveGame g) {
-        if (g.mode != LiveGame.Mode.COMPUTER || !g.active() || g.engineBusy) {
-            return;
-        }
-        int side = g.sideToMove();
-        int computer = g.isComputer(0) ? 0 : 1;
-        boolean offerToAnswer = g.drawOffer == (computer ^ 1);
-        if (side != computer && !offerToAnswer) {
-            return;
-        }
-        Position p = g.current.copy(); // the engine thread gets its own
-        int ply = g.ply();
-        int level = g.computerLevel(computer);
-        long think = thinkTime(g, computer, level, System.currentTimeMillis());
-        long seed = g.id.hashCode() * 31L + ply;
-        g.engineBusy = true;
-        try {
-            engines.execute(() -> {
-                try {
-                    if (offerToAnswer) {
-                        EnginePlayer.Analysis a = new EnginePlayer(g.rules).analyse(p, ANALYSIS_DEPTH, Math.min(think, ANALYSIS_MS));
-                        int cp = a.mateIn() != 0 ? (a.mateIn() > 0 ? 10_000 : -10_000) : a.scoreCp();
-                        int computerView = side == computer ? cp : -cp;
-                        answerOffer(g, ply, computerView <= ACCEPT_DRAW_CP);
-                    } else {
-                        int best = new EnginePlayer(g.rules).bestMove(p, level, think, seed);
-                        computerMove(g, ply, best == Move.NONE ? null : MoveNotation.formatUci(p, best));
-                    }
-                } catch (RuntimeException e) {
-                    LOG.error("computer player failed in game {}", g.id, e);
-                    synchronized (g) {
-                        g.engineBusy = false;
-                    }
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            g.engineBusy = false;
-            timers.schedule(() -> {
-                synchronized (g) {
-                    scheduleComputer(g);
-                }
-            }, 200, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private void answerOffer(LiveGame g, int ply, boolean accept) {
-        synchronized (g) {
-            g.engineBusy = false;
-            if (games.get(g.id) != g || !g.active() || g.ply() != ply || g.drawOffer < 0 || !g.isComputer(g.drawOffer ^ 1)) {
-                scheduleComputer(g);
-                return;
-            }
-            if (accept) {
-                g.setResult(g.game.agreeDraw());
-            } else {
-                g.drawOffer = -1;
-            }
-            persist(g, System.currentTimeMillis());
-            afterChange(g);
-        }
-    }
-
-    private void computerMove(LiveGame g, int ply, String uci) {
-        synchronized (g) {
-            g.engineBusy = false;
-            if (games.get(g.id) != g || !g.active() || g.ply() != ply || uci == null) {
-                scheduleComputer(g);
-                return;
-            }
-            try {
-                play(g, g.sideToMove(), uci, System.currentTimeMillis());
-            } catch (ApiException e) {
-                LOG.info("computer move {} in game {} not played: {}", uci, g.id, e.getMessage());
-            }
-        }
-    }
-
-    /** The computer's think time: 0.2 s at level 0 to 2 s at level 20, less when its clock runs low. */
-    private static long thinkTime(LiveGame g, int side, int level, long now) {
-        long t = THINK_BASE_MS + THINK_PER_LEVEL_MS * level;
-        Clock k = g.clock;
-        if (k.type == Clock.Type.FISCHER) {
-            t = Math.min(t, k.remaining(side, now) / 30 + k.incrementMs * 4 / 5);
-        } else if (k.type == Clock.Type.BYOYOMI) {
-            long main = Math.max(0, k.ms[side] - (k.running() ? now - k.turnStartedAt : 0));
-            t = Math.min(t, main > 0 ? main / 30 + k.byoyomiMs * 4 / 5 : k.byoyomiMs / 2);
-        }
-        return Math.max(50, t);
-    }
-
-    /** A snapshot for export, taken under the monitor. */
-    record Snapshot(RuleSet rules, Position start, List<String> moves, String[] players, Integer winner,
-                    String termination, long createdAt, Clock clock) {
-    }
-
-    Snapshot snapshot(LiveGame g) {
-        synchronized (g) {
-            return new Snapshot(g.rules, g.start.copy(), List.copyOf(g.moves), g.players.clone(), g.resultWinner,
-                    g.resultTermination, g.createdAt, g.clock);
-        }
+        String h = hash(token);
+        List<String> t = g.snapshot().tokens();
+        boolean first = h.equals(t.get(0)), second = h.equals(t.get(1));
+        return first && second ? Seat.BOTH : first ? Seat.FIRST : second ? Seat.SECOND : Seat.NONE;
     }
 
     private static String newId() {
@@ -604,9 +546,11 @@ final class GameService implements AutoCloseable {
         }
     }
 
+    /** Stops the timers and engines, then lets the writer commit what is queued and write a last heartbeat. */
     @Override
     public void close() {
-        engines.shutdownNow();
         timers.shutdownNow();
+        engines.close();
+        writer.close();
     }
 }

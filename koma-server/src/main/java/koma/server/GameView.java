@@ -34,51 +34,51 @@ final class GameView {
         }
     }
 
-    /** The game as {@code GET /api/games/{id}} returns it; call with the game's monitor held. */
-    static Map<String, Object> game(LiveGame g, Seat seat, long now) {
-        RuleSet rs = g.rules;
-        Position p = g.current;
+    /** The game as {@code GET /api/games/{id}} returns it, for a seat, from a snapshot (no lock needed). */
+    static Map<String, Object> game(GameSnapshot g, Seat seat, long now) {
+        Position p = g.current();
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", g.id);
-        out.put("variant", rs.id);
-        out.put("mode", g.mode.name().toLowerCase());
-        out.put("status", g.status);
+        out.put("id", g.id());
+        out.put("variant", g.rules().id);
+        out.put("mode", g.mode().name().toLowerCase());
+        out.put("status", g.status());
+        out.put("version", g.version());
         out.put("you", seat.json());
         Map<String, Object> players = new LinkedHashMap<>();
-        players.put("first", g.players[0]);
-        players.put("second", g.players[1]);
+        players.put("first", g.players().get(0));
+        players.put("second", g.players().get(1));
         out.put("players", players);
-        out.put("initialFen", g.initialFen);
+        out.put("initialFen", g.initialFen());
         out.put("fen", Fen.format(p));
         out.put("ply", g.ply());
         out.put("sideToMove", LiveGame.side(p.sideToMove()));
         out.put("board", board(p));
         out.put("hands", hands(p));
         out.put("check", p.inCheck());
-        out.put("lastMove", g.moves.isEmpty() ? null : g.moves.get(g.moves.size() - 1));
-        List<String> legal = new ArrayList<>();
-        if (!g.finished()) {
-            for (int m : p.legalMoves()) {
-                legal.add(MoveNotation.formatUci(p, m));
-            }
-        }
-        out.put("legalMoves", legal);
-        out.put("moves", g.history);
-        out.put("clock", g.clock.view(g.active() ? p.sideToMove() : -1, now));
-        out.put("drawOffer", LiveGame.side(g.drawOffer));
-        out.put("result", result(g));
+        out.put("lastMove", g.history().isEmpty() ? null : g.history().get(g.ply() - 1).get("move"));
+        out.put("legalMoves", g.legalMoves());
+        out.put("moves", g.history());
+        out.put("clock", g.clock().view(g.active() ? p.sideToMove() : -1, now));
+        out.put("drawOffer", LiveGame.side(g.drawOffer()));
+        out.put("result", result(g.winner(), g.termination()));
         return out;
     }
 
-    static Map<String, Object> result(LiveGame g) {
-        if (!g.finished()) {
+    /** The result object: winner, termination and the score text ({@code *} for a game ended without result). */
+    static Map<String, Object> result(Integer winner, String termination) {
+        if (termination == null) {
             return null;
         }
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("winner", LiveGame.side(g.resultWinner));
-        r.put("termination", g.resultTermination);
-        r.put("text", g.resultWinner == 0 ? "1-0" : g.resultWinner == 1 ? "0-1" : "1/2-1/2");
+        r.put("winner", LiveGame.side(winner));
+        r.put("termination", termination);
+        r.put("text", scoreText(winner));
         return r;
+    }
+
+    /** 1-0, 0-1, 1/2-1/2, or * for no result. */
+    static String scoreText(int winner) {
+        return winner == 0 ? "1-0" : winner == 1 ? "0-1" : winner == LiveGame.NO_RESULT ? "*" : "1/2-1/2";
     }
 
     private static List<Map<String, Object>> board(Position p) {
@@ -112,15 +112,6 @@ final class GameView {
             out.put(LiveGame.side(c), h);
         }
         return out;
-    }
-
-    /** The position after the first {@code ply} moves. */
-    static Position positionAt(LiveGame g, int ply) {
-        Position p = g.start.copy();
-        for (int i = 0; i < ply; i++) {
-            p.doMove(MoveNotation.parseUci(p, g.moves.get(i)));
-        }
-        return p;
     }
 
     /** A move list in the rule set's readable notation (SAN for chess-like rule sets, else Western shogi notation). */

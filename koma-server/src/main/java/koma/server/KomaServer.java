@@ -2,9 +2,16 @@ package koma.server;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import org.eclipse.jetty.server.ConnectionLimit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,8 +31,10 @@ import koma.server.GameView.Seat;
 
 /**
  * The Koma web server (docs/server-api.md): the JSON API, the WebSocket feed and the web app's files, over
- * Javalin (Jetty). {@link #start} opens the database (migrating it), resumes every unfinished game with its
- * clock, and listens.
+ * Javalin (Jetty). {@link #start} opens the database (migrating it), resumes the games whose clock runs, and
+ * listens. The web layer only reads requests, maps domain refusals ({@link GameError}) to statuses and writes
+ * answers; the games live in {@link GameService}. Answers of changes are sent once the change is committed,
+ * without holding a web thread while it waits.
  */
 public final class KomaServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KomaServer.class);
@@ -33,24 +42,32 @@ public final class KomaServer implements AutoCloseable {
     public static final int MAX_BODY = 64 * 1024;
     private static final long COOKIE_MAX_AGE_S = 365L * 24 * 3600;
 
+    /** Open TCP connections in all beyond the feeds' limit (HTTP keep-alive connections, upgrades in progress). */
+    private static final int EXTRA_CONNECTIONS = 2_000;
+
     private final ObjectMapper json = new ObjectMapper();
     private final Database db;
     private final GameService games;
     private final Feed feed;
     private final RateLimiter limiter;
+    private final ClientAddress clients;
+    private final List<String> origins;
     private final Javalin app;
 
     private KomaServer(ServerConfig cfg) {
         db = new Database(cfg.jdbcUrl());
-        games = new GameService(db, cfg.engineThreads());
-        feed = new Feed(json);
-        games.onChange(feed::changed);
+        feed = new Feed(json, cfg.limits());
+        games = new GameService(db, cfg.engineThreads(), cfg.limits(), feed);
         limiter = new RateLimiter(cfg.ratePerSecond(), cfg.rateBurst());
+        clients = new ClientAddress(cfg.trustedProxies());
+        origins = cfg.origins();
+        int maxConnections = cfg.limits().feeds() + EXTRA_CONNECTIONS;
         app = Javalin.create(c -> {
             c.showJavalinBanner = false;
             c.http.maxRequestSize = MAX_BODY;
             c.jsonMapper(new JavalinJackson(json, false));
             c.jetty.modifyWebSocketServletFactory(f -> f.setIdleTimeout(java.time.Duration.ofMinutes(10)));
+            c.jetty.modifyServer(server -> server.addBean(new ConnectionLimit(maxConnections, server)));
         });
         routes();
     }
@@ -59,7 +76,7 @@ public final class KomaServer implements AutoCloseable {
     public static KomaServer start(ServerConfig cfg) {
         KomaServer s = new KomaServer(cfg);
         try {
-            s.games.resumeAll();
+            s.games.resume();
             s.app.start(cfg.bind(), cfg.port());
         } catch (RuntimeException e) {
             s.close();
@@ -76,6 +93,7 @@ public final class KomaServer implements AutoCloseable {
     }
 
     private void routes() {
+        app.before(ctx -> RequestGuard.HEADERS.forEach(ctx::header));
         app.before("/api/*", this::guard);
         app.get("/api/variants", ctx -> ctx.json(GameView.variants()));
         app.get("/api/variants/{id}", ctx -> {
@@ -88,22 +106,23 @@ public final class KomaServer implements AutoCloseable {
         app.post("/api/games", this::create);
         app.get("/api/games/{id}", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
-            answer(ctx, g, seat(ctx, g));
+            ctx.json(GameView.game(g.snapshot(), seat(ctx, g), System.currentTimeMillis()));
         });
         app.post("/api/games/{id}/join", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
+            body(ctx);
             GameService.Seated s = games.join(g, seat(ctx, g));
-            setSeatCookie(ctx, g.id, s.token());
-            answer(ctx, g, GameService.seatOf(g, s.token()));
+            ctx.future(() -> s.committed().thenAccept(c -> {
+                setSeatCookie(ctx, g.id, s.token());
+                ctx.json(GameView.game(c.snapshot(), GameService.seatOf(g, s.token()), System.currentTimeMillis()));
+            }));
         });
         app.post("/api/games/{id}/moves", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
             Body b = body(ctx);
             String move = b.string("move", true, 16);
             int ply = b.integer("ply", true, 0, 100_000, 0);
-            Seat seat = seat(ctx, g);
-            games.move(g, seat, move, ply);
-            answer(ctx, g, seat);
+            answerEvents(ctx, g, games.move(g, seat(ctx, g), move, ply));
         });
         seatAction("resign", null, (g, seat, value) -> games.resign(g, seat));
         seatAction("draw", "action", games::draw);
@@ -114,40 +133,57 @@ public final class KomaServer implements AutoCloseable {
             if (format == null) {
                 throw ApiException.badRequest("format: missing (pgn, kif, csa or fen)");
             }
-            String text = Export.export(games.snapshot(g), format, queryInt(ctx, "ply"));
+            String text = Export.export(g.snapshot(), format, queryInt(ctx, "ply"));
             ctx.contentType("text/plain; charset=utf-8").result(text);
         });
         app.get("/api/games/{id}/analysis", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
-            ctx.json(games.analyse(g, queryInt(ctx, "ply")));
+            var f = games.analyse(g, queryInt(ctx, "ply"), client(ctx));
+            ctx.future(() -> f.thenAccept(ctx::json));
+        });
+        app.wsBeforeUpgrade("/ws/games/{id}", ctx -> {
+            RequestGuard.HEADERS.forEach(ctx::header);
+            String refusal = RequestGuard.webSocketRefusal(ctx.header("Origin"), ctx.header("Host"), ctx.scheme(), origins);
+            if (refusal != null) {
+                throw new ApiException(403, refusal);
+            }
+            String client = client(ctx);
+            long wait = limiter.acquire(client);
+            if (wait > 0) {
+                ctx.header("Retry-After", String.valueOf(wait));
+                throw new ApiException(429, "too many requests; retry after " + wait + " s");
+            }
+            String full = feed.refusal(client);
+            if (full != null) {
+                throw new ApiException(429, full);
+            }
         });
         app.ws("/ws/games/{id}", ws -> {
             ws.onConnect(ctx -> {
-                String client = ctx.session.getRemoteAddress() instanceof java.net.InetSocketAddress a
-                        ? a.getAddress().getHostAddress() : "?";
-                if (limiter.acquire(client) > 0) {
-                    ctx.closeSession(4429, "too many requests from " + client);
+                LiveGame g;
+                try {
+                    g = games.find(ctx.pathParam("id"));
+                } catch (GameError e) {
+                    ctx.closeSession(1013, e.getMessage());
                     return;
                 }
-                LiveGame g = games.find(ctx.pathParam("id"));
                 if (g == null) {
                     ctx.closeSession(4404, "no game with id '" + ctx.pathParam("id") + "'");
                     return;
                 }
-                synchronized (g) {
-                    feed.connect(g, ctx, GameService.seatOf(g, ctx.cookie("koma_" + g.id)));
-                }
+                String client = clients.key(remote(ctx.session.getRemoteAddress()), ctx.header("X-Forwarded-For"));
+                feed.connect(g, ctx, GameService.seatOf(g, ctx.cookie("koma_" + g.id)), client);
             });
             ws.onMessage(ctx -> {
                 String text = ctx.message();
                 if (text.length() < 200 && text.replace(" ", "").contains("\"type\":\"ping\"")) {
-                    Feed.send(ctx, "{\"type\":\"pong\"}");
+                    Feed.reply(ctx, "{\"type\":\"pong\"}");
                 } else {
-                    Feed.send(ctx, "{\"type\":\"error\",\"error\":\"type: only ping messages are understood\"}");
+                    Feed.reply(ctx, "{\"type\":\"error\",\"error\":\"type: only ping messages are understood\"}");
                 }
             });
-            ws.onClose(ctx -> feed.disconnect(ctx.pathParam("id"), ctx));
-            ws.onError(ctx -> feed.disconnect(ctx.pathParam("id"), ctx));
+            ws.onClose(feed::disconnect);
+            ws.onError(feed::disconnect);
         });
         app.get("/", StaticFiles::index);
         app.get("/game/{id}", StaticFiles::index);
@@ -160,6 +196,17 @@ public final class KomaServer implements AutoCloseable {
         });
 
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.getMessage()));
+        app.exception(GameError.class, (e, ctx) -> gameError(ctx, e));
+        app.exception(CompletionException.class, (e, ctx) -> {
+            if (e.getCause() instanceof GameError g) {
+                gameError(ctx, g);
+            } else if (e.getCause() instanceof ApiException a) {
+                error(ctx, a.status(), a.getMessage());
+            } else {
+                LOG.error("{} {} failed", ctx.method(), ctx.path(), e.getCause());
+                error(ctx, 500, "internal error: " + e.getCause().getClass().getSimpleName());
+            }
+        });
         app.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage()));
         app.exception(Exception.class, (e, ctx) -> {
             LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
@@ -173,16 +220,71 @@ public final class KomaServer implements AutoCloseable {
         app.error(405, ctx -> error(ctx, 405, "method not allowed: " + ctx.method() + " " + ctx.path()));
     }
 
+    /** The HTTP status of each kind of domain refusal, with Retry-After when the refusal says when. */
+    private static void gameError(Context ctx, GameError e) {
+        int status = switch (e.kind()) {
+            case INVALID -> 400;
+            case FORBIDDEN -> 403;
+            case NOT_FOUND -> 404;
+            case CONFLICT -> 409;
+            case TOO_MANY -> 429;
+            case UNAVAILABLE -> 503;
+        };
+        if (e.retryAfter() > 0) {
+            ctx.header("Retry-After", String.valueOf(e.retryAfter()));
+        }
+        error(ctx, status, e.getMessage());
+    }
+
+    /**
+     * The small answer of an action, once its change is committed: the game's version and the events the request
+     * caused (none for a retried move), written from the events' own JSON.
+     */
+    private static void answerEvents(Context ctx, LiveGame g, CompletableFuture<LiveGame.Change> f) {
+        ctx.future(() -> f.thenAccept(c -> {
+            StringBuilder sb = new StringBuilder(512);
+            sb.append("{\"version\":").append(c == null ? g.snapshot().version() : c.snapshot().version()).append(",\"events\":[");
+            if (c != null) {
+                for (int i = 0; i < c.events().size(); i++) {
+                    sb.append(i == 0 ? "" : ",").append(c.events().get(i).json());
+                }
+            }
+            ctx.contentType("application/json").result(sb.append("]}").toString());
+        }));
+    }
+
+    /** The client key of a request (IPv4 address or IPv6 /64; X-Forwarded-For only from trusted proxies). */
+    private String client(Context ctx) {
+        return clients.key(remote(ctx.req().getRemoteAddr()), ctx.header("X-Forwarded-For"));
+    }
+
+    private static InetAddress remote(Object address) {
+        if (address instanceof InetSocketAddress a) {
+            return a.getAddress();
+        }
+        try {
+            return InetAddress.getByName(String.valueOf(address)); // a literal address from the servlet: no lookup
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("remote address " + address, e);
+        }
+    }
+
     private static void error(Context ctx, int status, String message) {
         ctx.status(status).json(Map.of("error", message == null ? "error" : message));
     }
 
-    /** Rate limit and body size, before any API handler. */
+    /** Rate limit per client, the same-origin and JSON rule for changes, and body size, before any API handler. */
     private void guard(Context ctx) {
-        long wait = limiter.acquire(ctx.ip());
+        String client = client(ctx);
+        long wait = limiter.acquire(client);
         if (wait > 0) {
             ctx.header("Retry-After", String.valueOf(wait));
-            throw new ApiException(429, "too many requests from " + ctx.ip() + "; retry after " + wait + " s");
+            throw new ApiException(429, "too many requests from " + client + "; retry after " + wait + " s");
+        }
+        String refusal = RequestGuard.stateChangeRefusal(ctx.method().name(), ctx.header("Content-Type"),
+                ctx.header("Origin"), ctx.header("Sec-Fetch-Site"), ctx.header("Host"), ctx.scheme(), origins);
+        if (refusal != null) {
+            throw new ApiException(403, refusal);
         }
         long length = ctx.req().getContentLengthLong();
         if (length > MAX_BODY) {
@@ -192,7 +294,7 @@ public final class KomaServer implements AutoCloseable {
 
     /** What a seat's action does with the game, the seat and the body's one field (null when there is none). */
     private interface SeatAction {
-        void apply(LiveGame g, Seat seat, String value);
+        CompletableFuture<LiveGame.Change> apply(LiveGame g, Seat seat, String value);
     }
 
     /**
@@ -204,18 +306,8 @@ public final class KomaServer implements AutoCloseable {
             LiveGame g = games.get(ctx.pathParam("id"));
             Body body = body(ctx);
             String value = field == null ? null : body.string(field, true, 16);
-            Seat seat = seat(ctx, g);
-            action.apply(g, seat, value);
-            answer(ctx, g, seat);
+            answerEvents(ctx, g, action.apply(g, seat(ctx, g), value));
         });
-    }
-
-    private void answer(Context ctx, LiveGame g, Seat seat) {
-        Map<String, Object> view;
-        synchronized (g) {
-            view = GameView.game(g, seat, System.currentTimeMillis());
-        }
-        ctx.json(view);
     }
 
     private static Seat seat(Context ctx, LiveGame g) {
@@ -348,17 +440,16 @@ public final class KomaServer implements AutoCloseable {
         } else if (record != null) {
             start = Export.fromRecord(rs, record, moves);
         }
-        GameService.Seated s = games.create(new GameService.NewGame(rs, mode, color, level, clock, start, moves));
-        setSeatCookie(ctx, s.game().id, s.token());
-        ctx.status(201);
-        Map<String, Object> view;
-        synchronized (s.game()) {
-            view = GameView.game(s.game(), GameService.seatOf(s.game(), s.token()), System.currentTimeMillis());
-        }
-        if (mode == LiveGame.Mode.FRIEND) {
-            view.put("joinUrl", "/game/" + s.game().id + "?join");
-        }
-        ctx.json(view);
+        GameService.Seated s = games.create(new GameService.NewGame(rs, mode, color, level, clock, start, moves), client(ctx));
+        ctx.future(() -> s.committed().thenAccept(c -> {
+            setSeatCookie(ctx, s.game().id, s.token());
+            Map<String, Object> view = GameView.game(c.snapshot(), GameService.seatOf(s.game(), s.token()),
+                    System.currentTimeMillis());
+            if (mode == LiveGame.Mode.FRIEND) {
+                view.put("joinUrl", "/game/" + s.game().id + "?join");
+            }
+            ctx.status(201).json(view);
+        }));
     }
 
     /** The clock object of a new game. */
@@ -389,6 +480,16 @@ public final class KomaServer implements AutoCloseable {
     /** Number of open WebSocket connections (for tests and monitoring). */
     public int feedConnections() {
         return feed.connections();
+    }
+
+    /** Feed connections cut off for reading too slowly (for tests and monitoring). */
+    public int feedsDropped() {
+        return feed.dropped.get();
+    }
+
+    /** Live games held in memory (for tests and monitoring). */
+    public int gamesInMemory() {
+        return games.inMemory();
     }
 
     @Override

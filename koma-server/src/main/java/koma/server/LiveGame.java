@@ -1,6 +1,8 @@
 package koma.server;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,63 +15,164 @@ import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
 import koma.rules.notation.MoveNotation;
+import koma.rules.notation.NotationException;
 import koma.rules.notation.Pgn;
 import koma.rules.notation.San;
 import koma.rules.notation.ShogiNotation;
+import koma.server.GameView.Seat;
 
 /**
- * One game as the server holds it in memory: the stored fields (see the {@code games} table) and a
- * {@link Game} of the rules core replayed from the moves. Every access goes through the object's monitor.
+ * One live game, the single owner of its state. Its monitor is its lock: every change (a move, a join, a draw
+ * offer, a claim, a resignation, a flag fall, an abort) is a method here that checks the change, applies it, and
+ * returns a {@link Change}: the events it caused, each with the game's next version, and an immutable
+ * {@link GameSnapshot} of the state after it for the database, the JSON view and the feed. Refusals are
+ * {@link GameError}s. The registry ({@link GameService}) sends each change to the writer before releasing the
+ * lock, so changes reach the database and the feed in version order.
  */
 final class LiveGame {
     /** The game modes of the API. */
     enum Mode { COMPUTER, FRIEND, HOTSEAT }
 
+    /** {@link #resultWinner} of a game ended without a result (aborted): no winner, no draw. */
+    static final int NO_RESULT = -2;
+
     final String id;
     final RuleSet rules;
     final Mode mode;
     final String initialFen;
+    /** The start position: never changed. */
     final Position start;
     /** "human" or "computer:LEVEL" per side. */
-    final String[] players = new String[2];
+    private final String[] players = new String[2];
     /** SHA-256 hex of each seat's token, null while free. */
-    final String[] tokens = new String[2];
-    final Clock clock;
+    private final String[] tokens = new String[2];
+    private final Clock clock;
     final long createdAt;
-    Game game;
-    /** The current position (a copy of the game's, renewed after each move): read it, never change it. */
-    Position current;
-    /** The moves as UCI strings (RULES.md 9.3). */
-    final List<String> moves = new ArrayList<>();
-    /** Per move: its notations and the position after it, as the game JSON lists them (computed once). */
-    final List<Map<String, Object>> history = new ArrayList<>();
+    /** The client key of the creator (for the per-client cap), null for a game loaded from the database. */
+    final String creator;
+
+    private final Game game;
+    /** The current position: a fresh copy after each move, never changed afterwards (snapshots share it). */
+    private Position current;
+    /** The legal moves of {@link #current} as UCI strings, computed once per position. */
+    private List<String> legal;
+    /** Per move: its notations and the position after it, as the game JSON lists them. */
+    private final MoveLog history = new MoveLog();
     /** The destination of the last move (for Japanese notation's 同), -1 before the first. */
     private int previousTo = -1;
-    String status;
+    private String status;
     /** -1 none, else the side that offered a draw. */
-    int drawOffer = -1;
-    /** Result: winner 0/1, -1 draw; termination label; null while playing. */
-    Integer resultWinner;
-    String resultTermination;
-    /** The pending flag-fall check, if any. */
-    ScheduledFuture<?> flagTimer;
-    /** True while a computer move is being searched for this game. */
-    boolean engineBusy;
+    private int drawOffer = -1;
+    /** Result: winner 0/1, -1 draw, {@link #NO_RESULT}; termination label; null while playing. */
+    private Integer resultWinner;
+    private String resultTermination;
+    private int version;
+    /** Epoch ms of the last change (for the abandonment and idle rules). */
+    private long updatedAt;
+    private GameSnapshot snapshot;
 
-    LiveGame(String id, RuleSet rules, Mode mode, Position start, Clock clock, long createdAt) {
+    /** The pending flag-fall check, if any ({@link GameService}). */
+    ScheduledFuture<?> flagTimer;
+    /** True while a computer move or draw answer is being searched for this game ({@link GameService}). */
+    boolean engineBusy;
+    /** Set when a write of this game failed: this object is dropped and the game reloads from the database. */
+    volatile boolean broken;
+    /** Epoch ms of the last load, change or view, for unloading idle games. */
+    volatile long touchedAt;
+
+    /** What a change made: its events (possibly none), the state after it, and the move to store, if any. */
+    record Change(LiveGame game, List<GameEvent> events, GameSnapshot snapshot, String move, int ply, long at) {
+    }
+
+    private LiveGame(String id, RuleSet rules, Mode mode, Position start, Clock clock, long createdAt, String creator) {
         this.id = id;
         this.rules = rules;
         this.mode = mode;
         this.start = start.copy();
-        this.initialFen = start.toString();
+        this.initialFen = Fen.format(start);
         this.clock = clock;
         this.createdAt = createdAt;
+        this.creator = creator;
         this.game = new Game(start, Game.Options.DEFAULT);
         this.current = game.position();
+        this.legal = legalOf(current);
+        this.updatedAt = createdAt;
+        this.touchedAt = createdAt;
+    }
+
+    /**
+     * A new game: seats, status and the moves of a record it starts from. {@code creatorSide} is the side of the
+     * creator's seat ({@code tokenHash}); in hot-seat it holds both.
+     */
+    static LiveGame create(String id, RuleSet rules, Mode mode, Position start, Clock clock, List<String> moves,
+                           int creatorSide, int level, String tokenHash, String creator, long now) {
+        LiveGame g = new LiveGame(id, rules, mode, start, clock, now, creator);
+        g.players[0] = g.players[1] = "human";
+        switch (mode) {
+            case COMPUTER -> {
+                g.players[creatorSide ^ 1] = "computer:" + level;
+                g.tokens[creatorSide] = tokenHash;
+                g.status = "active";
+            }
+            case FRIEND -> {
+                g.tokens[creatorSide] = tokenHash;
+                g.status = "waiting";
+            }
+            case HOTSEAT -> {
+                g.tokens[0] = g.tokens[1] = tokenHash;
+                g.status = "active";
+            }
+        }
+        for (String m : moves) {
+            g.playOnBoard(m);
+        }
+        g.game.result().ifPresent(g::setResult);
+        if (g.active() && clock.timed()) {
+            clock.turnStartedAt = now;
+        }
+        g.snapshot = g.snap();
+        return g;
+    }
+
+    /** The stored fields of a game read back from the database ({@link Database#load}). */
+    record Stored(String id, RuleSet rules, Mode mode, Position start, Clock clock, long createdAt, String status,
+                  String[] players, String[] tokens, int drawOffer, Integer winner, String termination, int version,
+                  long updatedAt, List<String> moves) {
+    }
+
+    /** A game loaded from the database: its moves replayed through the rules core. */
+    static LiveGame restore(Stored s, long now) {
+        LiveGame g = new LiveGame(s.id(), s.rules(), s.mode(), s.start(), s.clock(), s.createdAt(), null);
+        g.players[0] = s.players()[0];
+        g.players[1] = s.players()[1];
+        g.tokens[0] = s.tokens()[0];
+        g.tokens[1] = s.tokens()[1];
+        for (String m : s.moves()) {
+            g.playOnBoard(m);
+        }
+        g.status = s.status();
+        g.drawOffer = s.drawOffer();
+        g.resultWinner = s.winner();
+        g.resultTermination = s.termination();
+        if (g.finished()) {
+            g.legal = List.of();
+        }
+        g.version = s.version();
+        g.updatedAt = s.updatedAt();
+        g.touchedAt = now;
+        g.snapshot = g.snap();
+        return g;
+    }
+
+    // ---- reading (monitor held, or through the snapshot) ----
+
+    /** The state after the last change: immutable, safe to read without the lock. */
+    synchronized GameSnapshot snapshot() {
+        return snapshot;
     }
 
     int ply() {
-        return moves.size();
+        return history.size();
     }
 
     int sideToMove() {
@@ -84,16 +187,306 @@ final class LiveGame {
         return "active".equals(status);
     }
 
+    boolean waiting() {
+        return "waiting".equals(status);
+    }
+
     boolean isComputer(int side) {
         return players[side].startsWith("computer");
+    }
+
+    int computerSide() {
+        return isComputer(0) ? 0 : isComputer(1) ? 1 : -1;
     }
 
     int computerLevel(int side) {
         return Integer.parseInt(players[side].substring(players[side].indexOf(':') + 1));
     }
 
-    /** Plays a UCI move on the rules core's game (already validated) and records its history entry. */
-    void playOnBoard(String uci) {
+    int drawOffer() {
+        return drawOffer;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    long updatedAt() {
+        return updatedAt;
+    }
+
+    /** The current position (never changed: a new one is made after each move). */
+    Position current() {
+        return current;
+    }
+
+    /** Which seats a token's hash holds. */
+    Seat seatOf(String tokenHash) {
+        if (tokenHash == null) {
+            return Seat.NONE;
+        }
+        boolean first = tokenHash.equals(tokens[0]), second = tokenHash.equals(tokens[1]);
+        return first && second ? Seat.BOTH : first ? Seat.FIRST : second ? Seat.SECOND : Seat.NONE;
+    }
+
+    // ---- changes (monitor held by the caller, GameService) ----
+
+    /**
+     * A move of the seat; {@code ply} is the number of moves the client has seen. The very same request repeated
+     * right after it was played (same move, ply one behind) is no change (null).
+     */
+    Change move(Seat seat, String uci, int ply, long now) {
+        if (ply() > 0 && ply == ply() - 1 && uci.equals(history.get(ply() - 1).get("move"))
+                && seat.holds((start.sideToMove() + ply() - 1) & 1)) {
+            return null;
+        }
+        requirePlaying();
+        if (ply != ply()) {
+            throw GameError.conflict("ply: stale, the game is at ply " + ply() + ", the request says " + ply);
+        }
+        int side = sideToMove();
+        requireSide(seat, side, "move");
+        int m;
+        try {
+            m = MoveNotation.parseUci(current, uci);
+        } catch (NotationException e) {
+            throw GameError.invalid("move: " + e.getMessage());
+        }
+        if (!current.isLegal(m)) {
+            throw GameError.invalid("move: " + uci + " is not legal in this position");
+        }
+        return play(side, MoveNotation.formatUci(current, m), now);
+    }
+
+    /** The computer's move for the position at {@code ply}; null when the game moved on meanwhile. */
+    Change computerMove(int ply, String uci, long now) {
+        int side = sideToMove();
+        if (!active() || ply() != ply || uci == null || !isComputer(side)) {
+            return null;
+        }
+        return play(side, uci, now);
+    }
+
+    /** Plays a legal move of {@code side}: clock, rules, events. A flag fall before it ends the game instead. */
+    private Change play(int side, String uci, long now) {
+        if (!clock.charge(side, now)) {
+            Change c = flag(now);
+            throw new FlagFell(c, "the game is over: the " + side(side) + " player ran out of time");
+        }
+        List<GameEvent> events = new ArrayList<>(3);
+        Map<String, Object> entry = playOnBoard(uci);
+        game.result().ifPresent(this::setResult);
+        if (!finished() && clock.timed()) {
+            clock.turnStartedAt = now;
+        }
+        Map<String, Object> e = new LinkedHashMap<>(entry);
+        e.put("ply", ply());
+        e.put("sideToMove", side(current.sideToMove()));
+        e.put("check", current.inCheck());
+        e.put("legalMoves", legal);
+        e.put("clock", clock.view(active() ? current.sideToMove() : -1, now));
+        events.add(new GameEvent("move", ++version, e));
+        if (drawOffer == (side ^ 1)) {
+            drawOffer = -1; // moving instead of answering declines the offer
+            events.add(drawOfferEvent());
+        }
+        if (finished()) {
+            events.add(statusEvent(now));
+        }
+        return change(events, uci, now);
+    }
+
+    /** Thrown by a move that came after the mover's flag fell: the flag fall is the change to store. */
+    static final class FlagFell extends RuntimeException {
+        final Change change;
+
+        FlagFell(Change change, String message) {
+            super(message, null, false, false);
+            this.change = change;
+        }
+    }
+
+    /** Gives the free seat of a friend game to {@code tokenHash}. */
+    Change join(Seat seat, String tokenHash, long now) {
+        if (mode != Mode.FRIEND) {
+            throw GameError.conflict("only friend games can be joined; this one is " + mode.name().toLowerCase());
+        }
+        if (seat != Seat.NONE) {
+            throw GameError.conflict("you already hold the " + seat.json() + " seat of this game");
+        }
+        int free = tokens[0] == null ? 0 : tokens[1] == null ? 1 : -1;
+        if (free < 0 || !waiting()) {
+            throw GameError.conflict("both seats of this game are taken");
+        }
+        tokens[free] = tokenHash;
+        status = "active";
+        if (clock.timed()) {
+            clock.turnStartedAt = now;
+        }
+        return change(List.of(statusEvent(now)), null, now);
+    }
+
+    /** Resigns for the seat (in a hot-seat game: for the side to move). */
+    Change resign(Seat seat, long now) {
+        requirePlaying();
+        int side = actingSide(seat);
+        setResult(game.resign(side));
+        return change(List.of(statusEvent(now)), null, now);
+    }
+
+    /** A draw offer, acceptance or refusal. */
+    Change draw(Seat seat, String action, long now) {
+        requirePlaying();
+        switch (action) {
+            case "offer" -> {
+                int side = actingSide(seat);
+                if (drawOffer == (side ^ 1)) {
+                    setResult(game.agreeDraw()); // both want a draw
+                    return change(List.of(statusEvent(now)), null, now);
+                }
+                if (drawOffer == side) {
+                    return change(List.of(), null, now);
+                }
+                drawOffer = side;
+                return change(List.of(drawOfferEvent()), null, now);
+            }
+            case "accept", "decline" -> {
+                if (drawOffer < 0) {
+                    throw GameError.conflict("action: there is no draw offer to " + action);
+                }
+                int answering = drawOffer ^ 1;
+                if (seat == Seat.NONE || !seat.holds(answering)) {
+                    throw GameError.forbidden("action: only the " + side(answering) + " player may " + action
+                            + " this draw offer");
+                }
+                return answerOffer(action.equals("accept"), now);
+            }
+            default -> throw GameError.invalid("action: must be offer, accept or decline, got '" + action + "'");
+        }
+    }
+
+    /** The computer's answer to a standing offer made at {@code ply}; null when the game moved on. */
+    Change computerAnswer(int ply, boolean accept, long now) {
+        if (!active() || ply() != ply || drawOffer < 0 || !isComputer(drawOffer ^ 1)) {
+            return null;
+        }
+        return answerOffer(accept, now);
+    }
+
+    private Change answerOffer(boolean accept, long now) {
+        if (accept) {
+            setResult(game.agreeDraw());
+            return change(List.of(statusEvent(now)), null, now);
+        }
+        drawOffer = -1;
+        return change(List.of(drawOfferEvent()), null, now);
+    }
+
+    /** A draw claim (repetition, move rule) by the player to move, or the impasse count by either player. */
+    Change claim(Seat seat, String kind, long now) {
+        requirePlaying();
+        Game.Result r;
+        switch (kind) {
+            case "draw" -> {
+                requireSide(seat, sideToMove(), "claim");
+                if (!game.canClaimDraw()) {
+                    throw GameError.conflict("kind: no draw can be claimed in this position");
+                }
+                r = game.claimDraw();
+            }
+            case "impasse" -> {
+                actingSide(seat);
+                try {
+                    r = game.impasse();
+                } catch (IllegalStateException e) {
+                    throw GameError.conflict("kind: " + e.getMessage());
+                }
+            }
+            default -> throw GameError.invalid("kind: must be draw or impasse, got '" + kind + "'");
+        }
+        setResult(r);
+        return change(List.of(statusEvent(now)), null, now);
+    }
+
+    /** The side to move ran out of time (its flag time has passed: checked by the caller). */
+    Change flag(long now) {
+        int side = sideToMove();
+        clock.exhaust(side);
+        setResult(game.flag(side));
+        return change(List.of(statusEvent(now)), null, now);
+    }
+
+    /**
+     * Ends a game nobody plays: a friend game nobody joined, or an active game without a running clock in which
+     * nobody acted for a long time. Before both sides moved it is aborted (no result); after, the side to move
+     * loses ("abandoned").
+     */
+    Change abandon(long now) {
+        if (finished() || clock.running()) {
+            return null;
+        }
+        if (waiting() || ply() < 2) {
+            resultWinner = NO_RESULT;
+            resultTermination = "aborted";
+        } else {
+            resultWinner = sideToMove() ^ 1;
+            resultTermination = "abandoned";
+        }
+        ended();
+        return change(List.of(statusEvent(now)), null, now);
+    }
+
+    /**
+     * After a restart: the running side is not charged the time the server was down. {@code aliveAt} is the last
+     * time the server was known to run; the time from then to {@code now} is given back.
+     */
+    Change resumeClock(long aliveAt, long now) {
+        if (!clock.running() || aliveAt <= 0) {
+            return null;
+        }
+        long down = now - Math.max(aliveAt, clock.turnStartedAt);
+        if (down <= 0) {
+            return null;
+        }
+        clock.turnStartedAt += down;
+        return change(List.of(), null, now);
+    }
+
+    // ---- internals ----
+
+    private void requirePlaying() {
+        if (finished()) {
+            throw GameError.conflict("the game is over: " + resultTermination);
+        }
+        if (!active()) {
+            throw GameError.conflict("the game has not started: it waits for the second player to join");
+        }
+    }
+
+    private void requireSide(Seat seat, int side, String what) {
+        if (seat == Seat.NONE) {
+            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+        }
+        if (isComputer(side)) {
+            throw GameError.forbidden("the " + side(side) + " side is played by the computer");
+        }
+        if (!seat.holds(side)) {
+            throw GameError.forbidden("not your turn: you hold the " + seat.json() + " seat and it is the "
+                    + side(side) + " player's " + what);
+        }
+    }
+
+    private int actingSide(Seat seat) {
+        return switch (seat) {
+            case NONE -> throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+            case BOTH -> sideToMove();
+            case FIRST -> 0;
+            case SECOND -> 1;
+        };
+    }
+
+    /** Plays a UCI move (already validated) on the rules core's game and records its history entry. */
+    private Map<String, Object> playOnBoard(String uci) {
         Position before = current;
         int m = MoveNotation.parseUci(before, uci);
         Map<String, Object> e = new LinkedHashMap<>();
@@ -105,24 +498,109 @@ final class LiveGame {
         current = game.position();
         e.put("fen", Fen.format(current));
         previousTo = Move.to(m);
-        moves.add(uci);
-        history.add(Collections.unmodifiableMap(e));
+        Map<String, Object> entry = Collections.unmodifiableMap(e);
+        history.add(entry);
+        legal = game.isOver() ? List.of() : legalOf(current);
+        return entry;
     }
 
-    /** Takes the rules core's result, if the last move ended the game. */
-    void takeAutomaticResult() {
-        game.result().ifPresent(this::setResult);
+    private static List<String> legalOf(Position p) {
+        int[] ms = p.legalMoves();
+        String[] out = new String[ms.length];
+        for (int i = 0; i < ms.length; i++) {
+            out[i] = MoveNotation.formatUci(p, ms[i]);
+        }
+        return List.of(out);
     }
 
-    void setResult(Game.Result r) {
+    private void setResult(Game.Result r) {
         resultWinner = r.winner();
         resultTermination = r.termination().name().toLowerCase().replace('_', ' ');
+        ended();
+    }
+
+    private void ended() {
         status = "finished";
         drawOffer = -1;
         clock.turnStartedAt = 0;
+        legal = List.of();
+    }
+
+    private GameEvent drawOfferEvent() {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("drawOffer", side(drawOffer));
+        return new GameEvent("drawOffer", ++version, e);
+    }
+
+    private GameEvent statusEvent(long now) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("status", status);
+        e.put("result", GameView.result(resultWinner, resultTermination));
+        e.put("clock", clock.view(active() ? current.sideToMove() : -1, now));
+        e.put("drawOffer", side(drawOffer));
+        e.put("legalMoves", legal);
+        return new GameEvent("status", ++version, e);
+    }
+
+    private Change change(List<GameEvent> events, String move, long now) {
+        updatedAt = now;
+        touchedAt = now;
+        snapshot = snap();
+        return new Change(this, events, snapshot, move, ply(), now);
+    }
+
+    private GameSnapshot snap() {
+        return new GameSnapshot(id, rules, mode, status, initialFen, start, List.of(players[0], players[1]),
+                Arrays.asList(tokens.clone()), clock.copy(), current, legal, history.view(), drawOffer, resultWinner,
+                resultTermination, version, createdAt, updatedAt);
     }
 
     static String side(int s) {
         return s == 0 ? "first" : s == 1 ? "second" : null;
+    }
+
+    /**
+     * An append-only list whose views are immutable and cost nothing to take: a view is the backing array and the
+     * size when it was taken; entries below that size are never written again, and growth copies to a new array.
+     */
+    private static final class MoveLog {
+        private Object[] items = new Object[64];
+        private int size;
+
+        void add(Map<String, Object> e) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            items[size++] = e;
+        }
+
+        int size() {
+            return size;
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> get(int i) {
+            return (Map<String, Object>) items[i];
+        }
+
+        List<Map<String, Object>> view() {
+            Object[] a = items;
+            int n = size;
+            return new AbstractList<>() {
+                @SuppressWarnings("unchecked")
+                @Override
+                public Map<String, Object> get(int i) {
+                    if (i < 0 || i >= n) {
+                        throw new IndexOutOfBoundsException(i);
+                    }
+                    return (Map<String, Object>) a[i];
+                }
+
+                @Override
+                public int size() {
+                    return n;
+                }
+            };
+        }
     }
 }

@@ -96,6 +96,51 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
             }
         }
 
+        /** The names of the limits, as {@link #with} takes them (and {@code koma serve} spells them as options). */
+        public static final List<String> NAMES = List.of("gamesInMemory", "gamesPerClient", "joinTimeout",
+                "abandonAfter", "idleUnload", "finishedUnload", "feedQueue", "feedsPerClient", "feeds", "analysisQueue",
+                "writeQueue");
+
+        /** These limits with one changed by name; the value is a number, or a duration such as 90s, 10m, 24h, 7d. */
+        public Limits with(String name, String value) {
+            try {
+                return switch (name) {
+                    case "gamesInMemory" -> withGamesInMemory(Integer.parseInt(value));
+                    case "gamesPerClient" -> withGamesPerClient(Integer.parseInt(value));
+                    case "joinTimeout" -> withTimeouts(duration(value), abandonAfter, idleUnload, finishedUnload);
+                    case "abandonAfter" -> withTimeouts(joinTimeout, duration(value), idleUnload, finishedUnload);
+                    case "idleUnload" -> withTimeouts(joinTimeout, abandonAfter, duration(value), finishedUnload);
+                    case "finishedUnload" -> withTimeouts(joinTimeout, abandonAfter, idleUnload, duration(value));
+                    case "feedQueue" -> withFeeds(Integer.parseInt(value), feedsPerClient, feeds);
+                    case "feedsPerClient" -> withFeeds(feedQueue, Integer.parseInt(value), feeds);
+                    case "feeds" -> withFeeds(feedQueue, feedsPerClient, Integer.parseInt(value));
+                    case "analysisQueue" -> withAnalysisQueue(Integer.parseInt(value));
+                    case "writeQueue" -> new Limits(gamesInMemory, gamesPerClient, joinTimeout, abandonAfter, idleUnload,
+                            finishedUnload, feedQueue, feedsPerClient, feeds, analysisQueue, Integer.parseInt(value));
+                    default -> throw new IllegalArgumentException("limits: unknown limit '" + name + "'; known: "
+                            + String.join(", ", NAMES));
+                };
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("limits: " + name + " must be a number, got '" + value + "'");
+            }
+        }
+
+        /** A duration written as a number and a unit: ms, s, m, h or d (e.g. 500ms, 90s, 10m, 24h, 7d). */
+        public static Duration duration(String text) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})(ms|s|m|h|d)").matcher(text.strip());
+            if (!m.matches()) {
+                throw new IllegalArgumentException("limits: '" + text + "' is not a duration such as 500ms, 90s, 10m, 24h or 7d");
+            }
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+
         public Limits withGamesInMemory(int n) {
             return new Limits(n, gamesPerClient, joinTimeout, abandonAfter, idleUnload, finishedUnload, feedQueue,
                     feedsPerClient, feeds, analysisQueue, writeQueue);

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs a server from plain arguments ({@code --port N --bind ADDR --db URL --data DIR --rate-limit R}); the
+ * Runs a server from plain arguments ({@code --port N --bind ADDR --db URL --data DIR --rate-limit R --limit NAME=VALUE}); the
  * {@code koma serve} command is the usual way, this entry point serves tests that start a server as a
  * separate process from the class path.
  */
@@ -17,8 +17,13 @@ public final class ServerMain {
         String bind = "127.0.0.1", db = null;
         Path data = Path.of("data");
         double rate = ServerConfig.DEFAULT_RATE;
+        ServerConfig.Limits limits = ServerConfig.Limits.DEFAULTS;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
+                case "--limit" -> {
+                    String[] kv = args[i + 1].split("=", 2);
+                    limits = limits.with(kv[0], kv.length > 1 ? kv[1] : "");
+                }
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
                 case "--bind" -> bind = args[i + 1];
                 case "--db" -> db = args[i + 1];
@@ -28,7 +33,7 @@ public final class ServerMain {
             }
         }
         KomaServer s = KomaServer.start(new ServerConfig(port, bind, db, data, rate, ServerConfig.DEFAULT_BURST,
-                ServerConfig.defaultEngineThreads()));
+                ServerConfig.defaultEngineThreads()).withLimits(limits));
         System.out.println("listening on port " + s.port());
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(s::close));

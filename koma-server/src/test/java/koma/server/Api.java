@@ -78,6 +78,16 @@ final class Api {
         return a.json();
     }
 
+    /** The first event of a type in an action's answer ({@code {"version", "events"}}), failing when there is none. */
+    static JsonNode event(JsonNode answer, String type) {
+        for (JsonNode e : answer.get("events")) {
+            if (e.get("type").asText().equals(type)) {
+                return e;
+            }
+        }
+        throw new AssertionError("no " + type + " event in " + answer);
+    }
+
     /** The seat cookie header value for a game, for the WebSocket client. */
     String cookie(String id) {
         return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("koma_" + id))

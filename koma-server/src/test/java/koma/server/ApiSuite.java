@@ -126,15 +126,32 @@ abstract class ApiSuite {
         String id = g.get("id").asText();
         assertEquals("both", g.get("you").asText());
         assertEquals(20, g.get("legalMoves").size());
-        a.move(id, "e2e4", 0);
-        JsonNode after = a.move(id, "e7e5", 1);
+        assertEquals(0, g.get("version").asInt());
+        // the answer is small: the new version and the events of the move, never the whole game
+        JsonNode first = a.move(id, "e2e4", 0);
+        assertEquals(1, first.get("version").asInt());
+        assertEquals(1, first.get("events").size());
+        JsonNode ev = Api.event(first, "move");
+        assertEquals(1, ev.get("version").asInt());
+        assertEquals(1, ev.get("ply").asInt());
+        assertEquals("e4", ev.get("san").asText());
+        assertEquals("second", ev.get("sideToMove").asText());
+        assertEquals(20, ev.get("legalMoves").size());
+        assertTrue(first.toString().length() < 1200, "small answer: " + first.toString().length() + " bytes");
+        JsonNode second = a.move(id, "e7e5", 1);
+        assertEquals(2, second.get("version").asInt());
+        assertEquals("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                Api.event(second, "move").get("fen").asText());
+        JsonNode after = a.get("/api/games/" + id).json();
         assertEquals(2, after.get("ply").asInt());
-        assertEquals("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", after.get("fen").asText());
+        assertEquals(2, after.get("version").asInt());
         assertEquals("e4", after.get("moves").get(0).get("san").asText());
         assertEquals("e7e5", after.get("lastMove").asText());
         // the same request again (a retry after a lost answer) does not play twice
         JsonNode retry = a.move(id, "e7e5", 1);
-        assertEquals(2, retry.get("ply").asInt());
+        assertEquals(2, retry.get("version").asInt());
+        assertEquals(0, retry.get("events").size());
+        assertEquals(2, a.get("/api/games/" + id).json().get("ply").asInt());
         Api.Answer stale = a.post("/api/games/" + id + "/moves", "{\"move\":\"d2d4\",\"ply\":1}");
         assertEquals(409, stale.status());
         assertTrue(stale.error().contains("ply"), stale.text());
@@ -211,7 +228,7 @@ abstract class ApiSuite {
         assertTrue(wrongSeat.error().startsWith("not your turn"), wrongSeat.text());
         Api.Answer noSeat = carol.post("/api/games/" + id + "/moves", "{\"move\":\"" + first + "\",\"ply\":0}");
         assertEquals(403, noSeat.status());
-        JsonNode after = alice.move(id, first, 0);
+        JsonNode after = Api.event(alice.move(id, first, 0), "move");
         String reply = after.get("legalMoves").get(0).asText();
         bob.move(id, reply, 1);
         assertEquals("second", bob.get("/api/games/" + id).json().get("you").asText());
@@ -220,11 +237,11 @@ abstract class ApiSuite {
         // draw offer by the first player: declined, then offered again and accepted
         alice.post("/api/games/" + id + "/draw", "{\"action\":\"offer\"}");
         assertEquals(403, alice.post("/api/games/" + id + "/draw", "{\"action\":\"accept\"}").status());
-        JsonNode declined = bob.post("/api/games/" + id + "/draw", "{\"action\":\"decline\"}").json();
+        JsonNode declined = Api.event(bob.post("/api/games/" + id + "/draw", "{\"action\":\"decline\"}").json(), "drawOffer");
         assertTrue(declined.get("drawOffer").isNull());
-        assertEquals("first", alice.post("/api/games/" + id + "/draw", "{\"action\":\"offer\"}").json()
-                .get("drawOffer").asText());
-        JsonNode drawn = bob.post("/api/games/" + id + "/draw", "{\"action\":\"accept\"}").json();
+        assertEquals("first", Api.event(alice.post("/api/games/" + id + "/draw", "{\"action\":\"offer\"}").json(),
+                "drawOffer").get("drawOffer").asText());
+        JsonNode drawn = Api.event(bob.post("/api/games/" + id + "/draw", "{\"action\":\"accept\"}").json(), "status");
         assertEquals("finished", drawn.get("status").asText());
         assertEquals("agreement", drawn.get("result").get("termination").asText());
         assertTrue(drawn.get("result").get("winner").isNull());
@@ -244,7 +261,7 @@ abstract class ApiSuite {
             a.move(id, shuffle[i], i);
         }
         // the start position now stands for the third time: a draw by repetition may be claimed
-        JsonNode claimed = a.post("/api/games/" + id + "/claim", "{\"kind\":\"draw\"}").json();
+        JsonNode claimed = Api.event(a.post("/api/games/" + id + "/claim", "{\"kind\":\"draw\"}").json(), "status");
         assertEquals("repetition", claimed.get("result").get("termination").asText());
         assertEquals("1/2-1/2", claimed.get("result").get("text").asText());
 
@@ -254,7 +271,7 @@ abstract class ApiSuite {
         assertTrue(impasse.error().contains("promotion zones"), impasse.text());
         assertEquals(400, a.post("/api/games/" + shogi + "/claim", "{\"kind\":\"win\"}").status());
         assertEquals(403, client().post("/api/games/" + shogi + "/resign", "{}").status());
-        JsonNode resigned = a.post("/api/games/" + shogi + "/resign", "{}").json();
+        JsonNode resigned = Api.event(a.post("/api/games/" + shogi + "/resign", "{}").json(), "status");
         assertEquals("second", resigned.get("result").get("winner").asText(), "in hot-seat the side to move resigns");
         assertEquals("resignation", resigned.get("result").get("termination").asText());
     }
@@ -289,6 +306,7 @@ abstract class ApiSuite {
         g.get("legalMoves").forEach(m -> startMoves.add(m.asText()));
         assertTrue(startMoves.contains(moved.get("moves").get(0).get("move").asText()), moved.toString());
         String reply = moved.get("legalMoves").get(0).asText();
+        assertEquals(1, moved.get("version").asInt());
         a.move(id, reply, 1);
         JsonNode again = waitFor(a, id, n -> n.get("ply").asInt() == 3, 30_000);
         assertEquals(3, again.get("moves").size());
@@ -300,7 +318,8 @@ abstract class ApiSuite {
         Api a = client();
         String id = a.create("{\"variant\":\"shogi\",\"mode\":\"hotseat\"}").get("id").asText();
         a.move(id, "c3c4", 0); // 7g7f in USI
-        JsonNode two = a.move(id, "g7g6", 1); // 3c3d
+        a.move(id, "g7g6", 1); // 3c3d
+        JsonNode two = a.get("/api/games/" + id).json();
         assertEquals("P-7f", two.get("moves").get(0).get("western").asText());
         assertEquals("７六歩", two.get("moves").get(0).get("japanese").asText());
         assertEquals("P-3d", two.get("moves").get(1).get("western").asText());
@@ -308,7 +327,8 @@ abstract class ApiSuite {
         // Wa shogi moves carry Japanese notation too (README, Game records): e3e4 is ７八萑歩, g9g8 is ５四萑歩
         String wa = a.create("{\"variant\":\"washogi-drops\",\"mode\":\"hotseat\"}").get("id").asText();
         a.move(wa, "e3e4", 0);
-        JsonNode waTwo = a.move(wa, "g9g8", 1);
+        a.move(wa, "g9g8", 1);
+        JsonNode waTwo = a.get("/api/games/" + wa).json();
         assertEquals("７八萑歩", waTwo.get("moves").get(0).get("japanese").asText());
         assertEquals("５四萑歩", waTwo.get("moves").get(1).get("japanese").asText());
         assertEquals("P-5d", waTwo.get("moves").get(1).get("western").asText());
@@ -370,14 +390,26 @@ abstract class ApiSuite {
         assertEquals("game", hello.get("type").asText());
         assertEquals("both", hello.get("game").get("you").asText());
         assertTrue(Api.JSON.readTree(spectatorFeed.poll(10, TimeUnit.SECONDS)).get("game").get("you").isNull());
+        assertEquals(0, hello.get("version").asInt());
         a.move(id, "d2d4", 0);
-        JsonNode pushed = Api.JSON.readTree(seatFeed.poll(10, TimeUnit.SECONDS)).get("game");
-        assertEquals(1, pushed.get("ply").asInt());
-        assertEquals("d2d4", pushed.get("lastMove").asText());
-        assertEquals("both", pushed.get("you").asText());
-        JsonNode seen = Api.JSON.readTree(spectatorFeed.poll(10, TimeUnit.SECONDS)).get("game");
-        assertEquals(1, seen.get("ply").asInt());
-        assertTrue(seen.get("you").isNull());
+        a.move(id, "d7d5", 1);
+        // after the whole game, only the events, in version order, the same for every seat
+        for (LinkedBlockingQueue<String> feed : List.of(seatFeed, spectatorFeed)) {
+            for (int v = 1; v <= 2; v++) {
+                JsonNode pushed = Api.JSON.readTree(feed.poll(10, TimeUnit.SECONDS));
+                assertEquals("move", pushed.get("type").asText(), pushed.toString());
+                assertEquals(v, pushed.get("version").asInt());
+                assertEquals(v, pushed.get("ply").asInt());
+                assertEquals(v == 1 ? "d2d4" : "d7d5", pushed.get("move").asText());
+                assertTrue(pushed.get("clock").isObject());
+            }
+        }
+        a.post("/api/games/" + id + "/resign", "{}");
+        JsonNode ended = Api.JSON.readTree(spectatorFeed.poll(10, TimeUnit.SECONDS));
+        assertEquals("status", ended.get("type").asText());
+        assertEquals(3, ended.get("version").asInt());
+        assertEquals("resignation", ended.get("result").get("termination").asText());
+        Api.JSON.readTree(seatFeed.poll(10, TimeUnit.SECONDS));
         seat.sendText("{\"type\":\"ping\"}", true).join();
         assertEquals("pong", Api.JSON.readTree(seatFeed.poll(10, TimeUnit.SECONDS)).get("type").asText());
         seat.sendClose(WebSocket.NORMAL_CLOSURE, "bye").join();
@@ -389,6 +421,7 @@ abstract class ApiSuite {
         if (cookie != null) {
             b.header("Cookie", cookie);
         }
+        b.header("Origin", "http://127.0.0.1:" + port);
         return b.buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws/games/" + id), new WebSocket.Listener() {
             private final StringBuilder part = new StringBuilder();
 

@@ -56,7 +56,7 @@ class RestartTest {
      */
     private void clockAcrossRestart(boolean kill) throws Exception {
         int port = freePort();
-        Process first = launch(ServerMain.class, port);
+        Process first = launch(port);
         Api a = new Api(port);
         String id;
         JsonNode before;
@@ -83,7 +83,7 @@ class RestartTest {
         tDown = System.currentTimeMillis();
         Thread.sleep(3000); // the server is down: this time is not charged
         long tLaunch = System.currentTimeMillis();
-        Process second = launch(ServerMain.class, port);
+        Process second = launch(port);
         try {
             JsonNode after = a.get("/api/games/" + id).json();
             assertEquals(5, after.get("ply").asInt());
@@ -204,7 +204,7 @@ class RestartTest {
         int port = freePort();
         String base = "http://127.0.0.1:" + port;
         // all 40 games come from loopback, one client: over the default cap of 20 unfinished games
-        Process first = launch(TestServerMain.class, port, "--games-per-client", "100");
+        Process first = launch(port, "--limit", "gamesPerClient=100");
         HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
                 .connectTimeout(Duration.ofSeconds(10)).build();
         AtomicBoolean stop = new AtomicBoolean();
@@ -242,7 +242,7 @@ class RestartTest {
             assertTrue(p.failure == null, p.failure);
         }
 
-        Process second = launch(TestServerMain.class, port, "--games-per-client", "100");
+        Process second = launch(port, "--limit", "gamesPerClient=100");
         try {
             Api reader = new Api(port);
             int acked = 0, lost = 0, duplicated = 0, inFlight = 0, inFlightStored = 0, retries = 0;
@@ -302,14 +302,14 @@ class RestartTest {
     }
 
     /**
-     * Starts {@code main} (ServerMain or TestServerMain) in a new JVM on the test class path, on the port and the
-     * test's data directory, without rate limit; its output goes to a log file in the data directory, and the
-     * start waits (60 s at most) for its "listening on port" line.
+     * Starts {@link ServerMain} in a new JVM on the test class path, on the port and the test's data directory,
+     * without rate limit, with extra options; its output goes to a log file in the data directory, and the start
+     * waits (60 s at most) for its "listening on port" line.
      */
-    private Process launch(Class<?> main, int port, String... extra) throws IOException, InterruptedException {
+    private Process launch(int port, String... extra) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), main.getName(), "--port", String.valueOf(port), "--data",
+                System.getProperty("java.class.path"), ServerMain.class.getName(), "--port", String.valueOf(port), "--data",
                 dir.toString(), "--rate-limit", "0"));
         cmd.addAll(List.of(extra));
         Path log = dir.resolve("server-" + (++launches) + ".log");

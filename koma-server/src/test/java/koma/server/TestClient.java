@@ -75,7 +75,7 @@ final class TestClient {
     JsonNode create(String body) {
         Api.Answer a = post("/api/games", body);
         if (a.status() != 201) {
-            throw new AssertionError("create: " + a.status() + " " + a.text());
+            throw new AssertionError("create: " + brief(a));
         }
         return a.json();
     }
@@ -84,7 +84,7 @@ final class TestClient {
     JsonNode move(String id, String move, int ply) {
         Api.Answer a = post("/api/games/" + id + "/moves", "{\"move\":\"" + move + "\",\"ply\":" + ply + "}");
         if (a.status() != 200) {
-            throw new AssertionError("move " + move + " at ply " + ply + ": " + a.status() + " " + a.text());
+            throw new AssertionError("move " + move + " at ply " + ply + ": " + brief(a));
         }
         return a.json();
     }
@@ -110,6 +110,12 @@ final class TestClient {
             Thread.sleep(100);
         }
         throw new AssertionError("game " + id + ": condition not met within " + ms + " ms; last " + last);
+    }
+
+    /** An answer for a failure message: the status and the start of the body. */
+    static String brief(Api.Answer a) {
+        String t = a.text();
+        return a.status() + " " + (t.length() > 300 ? t.substring(0, 300) + "..." : t);
     }
 
     /** The last {@code move} event of an action's answer, or null when it has none. */

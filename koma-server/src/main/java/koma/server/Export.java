@@ -32,13 +32,13 @@ final class Export {
             case "pgn" -> Pgn.format(record(s));
             case "kif" -> shogiOnly(s, "kif", () -> Kif.format(record(s)));
             case "csa" -> shogiOnly(s, "csa", () -> Csa.format(record(s)));
-            default -> throw ApiException.badRequest("format: must be pgn, kif, csa or fen, got '" + format + "'");
+            default -> throw GameError.invalid("format: must be pgn, kif, csa or fen, got '" + format + "'");
         };
     }
 
     private static String shogiOnly(GameSnapshot s, String format, java.util.function.Supplier<String> f) {
         if (!s.rules().id.equals("shogi")) {
-            throw ApiException.badRequest("format: " + format + " is for shogi only, this game is " + s.rules().id);
+            throw GameError.invalid("format: " + format + " is for shogi only, this game is " + s.rules().id);
         }
         return f.get();
     }
@@ -46,7 +46,7 @@ final class Export {
     private static String fen(GameSnapshot s, Integer ply) {
         int n = ply == null ? s.ply() : ply;
         if (n < 0 || n > s.ply()) {
-            throw ApiException.badRequest("ply: must be from 0 to " + s.ply() + ", got " + n);
+            throw GameError.invalid("ply: must be from 0 to " + s.ply() + ", got " + n);
         }
         return Fen.format(s.positionAt(n)) + "\n";
     }
@@ -99,12 +99,12 @@ final class Export {
                 rec = Kif.parse(t);
             }
         } catch (NotationException e) {
-            throw ApiException.badRequest("record: " + e.getMessage());
+            throw GameError.invalid("record: " + e.getMessage());
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw ApiException.badRequest("record: " + e.getMessage());
+            throw GameError.invalid("record: " + e.getMessage());
         }
         if (!rec.variant().equals(rs.id)) {
-            throw ApiException.badRequest("record: it is a " + rec.variant() + " game but variant is '" + rs.id + "'");
+            throw GameError.invalid("record: it is a " + rec.variant() + " game but variant is '" + rs.id + "'");
         }
         Position start;
         try {
@@ -113,13 +113,13 @@ final class Export {
             for (String m : rec.moves()) {
                 int mv = MoveNotation.parseUci(p, m);
                 if (!p.isLegal(mv)) {
-                    throw ApiException.badRequest("record: move " + (moves.size() + 1) + " (" + m + ") is not legal");
+                    throw GameError.invalid("record: move " + (moves.size() + 1) + " (" + m + ") is not legal");
                 }
                 moves.add(MoveNotation.formatUci(p, mv));
                 p.doMove(mv);
             }
         } catch (NotationException e) {
-            throw ApiException.badRequest("record: move " + (moves.size() + 1) + ": " + e.getMessage());
+            throw GameError.invalid("record: move " + (moves.size() + 1) + ": " + e.getMessage());
         }
         return start;
     }

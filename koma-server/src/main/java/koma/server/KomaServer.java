@@ -64,6 +64,7 @@ public final class KomaServer implements AutoCloseable {
         int maxConnections = cfg.limits().feeds() + EXTRA_CONNECTIONS;
         app = Javalin.create(c -> {
             c.showJavalinBanner = false;
+            c.useVirtualThreads = true; // a request waiting for its commit parks a virtual thread, not a platform one
             c.http.maxRequestSize = MAX_BODY;
             c.jsonMapper(new JavalinJackson(json, false));
             c.jetty.modifyWebSocketServletFactory(f -> f.setIdleTimeout(java.time.Duration.ofMinutes(10)));
@@ -238,19 +239,19 @@ public final class KomaServer implements AutoCloseable {
 
     /**
      * The small answer of an action, once its change is committed: the game's version and the events the request
-     * caused (none for a retried move), written from the events' own JSON.
+     * caused (none for a retried move), written from the events' own JSON. Requests run on virtual threads, so
+     * waiting for the commit holds no platform thread.
      */
     private static void answerEvents(Context ctx, LiveGame g, CompletableFuture<LiveGame.Change> f) {
-        ctx.future(() -> f.thenAccept(c -> {
-            StringBuilder sb = new StringBuilder(512);
-            sb.append("{\"version\":").append(c == null ? g.snapshot().version() : c.snapshot().version()).append(",\"events\":[");
-            if (c != null) {
-                for (int i = 0; i < c.events().size(); i++) {
-                    sb.append(i == 0 ? "" : ",").append(c.events().get(i).json());
-                }
+        LiveGame.Change c = f.join(); // the group commit: a few milliseconds; a refusal arrives as CompletionException
+        StringBuilder sb = new StringBuilder(512);
+        sb.append("{\"version\":").append(c == null ? g.snapshot().version() : c.snapshot().version()).append(",\"events\":[");
+        if (c != null) {
+            for (int i = 0; i < c.events().size(); i++) {
+                sb.append(i == 0 ? "" : ",").append(c.events().get(i).json());
             }
-            ctx.contentType("application/json").result(sb.append("]}").toString());
-        }));
+        }
+        ctx.contentType("application/json").result(sb.append("]}").toString());
     }
 
     /** The client key of a request (IPv4 address or IPv6 /64; X-Forwarded-For only from trusted proxies). */

@@ -138,6 +138,7 @@ class RestartTest {
         final AtomicBoolean stop;
         volatile String inFlight;
         volatile String failure;
+        volatile String ended = "stopped";
         List<String> legal;
         int retries;
 
@@ -164,6 +165,7 @@ class RestartTest {
                                     "{\"move\":\"" + move + "\",\"ply\":" + acked.size() + "}")).build(),
                             HttpResponse.BodyHandlers.ofString());
                 } catch (IOException e) {
+                    ended = "server gone";
                     return; // the server is gone: the move stays in flight, played or not
                 } catch (InterruptedException e) {
                     return;
@@ -195,6 +197,9 @@ class RestartTest {
                 List<String> next = new ArrayList<>();
                 event.get("legalMoves").forEach(m -> next.add(m.asText()));
                 legal = next; // empty once the game is over
+                if (legal.isEmpty()) {
+                    ended = "game over";
+                }
             }
         }
 
@@ -233,8 +238,9 @@ class RestartTest {
             }
             long t0 = System.nanoTime();
             players.forEach(Thread::start);
-            // kill in the middle of the load: once 300 moves are acknowledged (or after 20 s, whatever came)
-            while (players.stream().mapToInt(p -> p.acked.size()).sum() < 300 && System.nanoTime() - t0 < 20e9) {
+            // kill in the middle of the load: after 2 s once 300 moves are acknowledged (or after 20 s, whatever came)
+            while ((players.stream().mapToInt(p -> p.acked.size()).sum() < 300 || System.nanoTime() - t0 < 2e9)
+                    && System.nanoTime() - t0 < 20e9) {
                 Thread.sleep(10);
             }
             loadMs = (System.nanoTime() - t0) / 1_000_000;
@@ -281,8 +287,10 @@ class RestartTest {
                                 + unacked + ": " + stored);
                 assertEquals(stored.size(), g.get("ply").asInt(), p.id);
             }
+            java.util.Map<String, Long> ends = new java.util.TreeMap<>();
+            players.forEach(p -> ends.merge(p.ended, 1L, Long::sum));
             System.out.println("RestartTest durability: SIGKILL after " + loadMs + " ms of load on " + games
-                    + " games: " + acked + " acknowledged moves, " + lost + " lost, " + duplicated + " duplicated; "
+                    + " games (players ended: " + ends + "): " + acked + " acknowledged moves, " + lost + " lost, " + duplicated + " duplicated; "
                     + inFlightStored + " of " + inFlight + " moves in flight at the kill were stored; " + retries
                     + " answers 503 (writer full)");
             assertEquals(0, lost);

@@ -123,6 +123,27 @@ class LimitsTest {
         assertEquals(429, forged.status(), TestClient.brief(forged));
     }
 
+    /**
+     * A proxy that adds its own X-Forwarded-For line (HAProxy's {@code option forwardfor}) after the one the
+     * client forged: the client is the rightmost entry over all the lines, so forging the first line does not make
+     * a client look like many.
+     */
+    @Test
+    void forgedFirstForwardedForLineDoesNotMakeANewClient() {
+        KomaServer s = start(ServerConfig.Limits.DEFAULTS.withGamesPerClient(3));
+        TestClient plain = new TestClient(s.port(), null);
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            // the forged line first, then the proxy's line naming the real client 198.51.100.1
+            Api.Answer r = plain.send(plain.request("/api/games").header("X-Forwarded-For", "203.0.113." + i)
+                    .header("X-Forwarded-For", "198.51.100.1").header("Content-Type", "application/json")
+                    .header("Origin", plain.base).POST(java.net.http.HttpRequest.BodyPublishers.ofString(HOTSEAT)));
+            statuses.add(r.status());
+        }
+        assertEquals(List.of(201, 201, 201, 429), statuses,
+                "four games of 198.51.100.1 behind forged first lines: the fourth is over the cap of 3");
+    }
+
     @Test
     void gamesInMemoryAreBoundedAndUnloadedGamesComeBack() throws Exception {
         int cap = 5, games = 12;

@@ -22,6 +22,8 @@ import koma.server.GameView.Seat;
 final class Feed {
     /** Close code for a client that reads too slowly. */
     static final int TOO_SLOW = 4008;
+    /** Seconds a too slow client has to read up to the close frame before its connection is dropped. */
+    static final long CUT_OFF_SECONDS = 5;
     /** Close code for too many connections. */
     static final int TOO_MANY = 4429;
 
@@ -177,11 +179,14 @@ final class Feed {
         if (c.pending.incrementAndGet() > queueLimit) {
             c.closed = true;
             dropped.incrementAndGet();
-            try {
-                c.ctx.session.close(TOO_SLOW, "too slow: more than " + queueLimit + " messages unread");
-            } finally {
-                c.ctx.session.disconnect();
-            }
+            // the close frame goes after what is queued; a client that never reads again is cut off a little later
+            c.ctx.session.close(TOO_SLOW, "too slow: more than " + queueLimit + " messages unread");
+            java.util.concurrent.CompletableFuture.delayedExecutor(CUT_OFF_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+                    .execute(() -> {
+                        if (c.ctx.session.isOpen()) {
+                            c.ctx.session.disconnect();
+                        }
+                    });
             return;
         }
         c.ctx.session.getRemote().sendString(text, new WriteCallback() {

@@ -366,20 +366,20 @@ class LimitsTest {
                 owner.move(id, m, played);
                 maxMoveMs = Math.max(maxMoveMs, (System.nanoTime() - t) / 1_000_000);
                 played++;
-                if (droppedAt < 0 && s.feedConnections() < 2) {
+                if (droppedAt < 0 && s.feedsDropped() > 0) {
                     droppedAt = played;
                 }
                 if (droppedAt >= 0 && played >= droppedAt + 10) {
                     break; // ten more events after the drop, for the reader that stays
                 }
             }
-            if (droppedAt < 0) {
-                long t = System.nanoTime();
-                await("the slow feed dropped after all " + played + " moves", () -> s.feedConnections() < 2, 10_000);
-                droppedAt = -(int) ((System.nanoTime() - t) / 1_000_000); // negative: ms waited after the last move
-            }
-            assertEquals(1, s.feedConnections(), "the reading feed stays open");
+            assertEquals(1, s.feedsDropped(), "the server gave up on the stalled feed within " + played + " moves");
             assertTrue(maxMoveMs < 3000, "moves answer while a feed is stuck: slowest " + maxMoveMs + " ms");
+            // the stalled connection, which still reads nothing, is cut off and counted off (docs/server-api.md,
+            // Feed: closed with 4008; the server cuts a client that does not read the close frame off 5 s later)
+            long t = System.nanoTime();
+            await("the stalled feed cut off", () -> s.feedConnections() == 1, 10_000);
+            long cutMs = (System.nanoTime() - t) / 1_000_000;
 
             // the reader that reads got every event, in version order, without a gap
             long last = v0 + played;
@@ -400,9 +400,9 @@ class LimitsTest {
 
             // what the slow reader finds when it finally reads: messages, then the end of the connection
             RawFeed.Rest rest = slow.readRest(15_000);
-            System.out.println("LimitsTest: slow feed dropped " + (droppedAt > 0 ? "after move " + droppedAt
-                    : (-droppedAt) + " ms after the last move") + " of " + played + " (~13.5 KB events, feedQueue "
-                    + queue + "); slowest move " + maxMoveMs + " ms; it then read " + rest.messages
+            System.out.println("LimitsTest: slow feed dropped after move " + droppedAt + " of " + played
+                    + " (~13.5 KB events, feedQueue " + queue + "), its connection gone " + cutMs + " ms after the"
+                    + " last move; slowest move " + maxMoveMs + " ms; it then read " + rest.messages
                     + " messages and " + (rest.closeCode >= 0 ? "close code " + rest.closeCode : rest.end));
             assertTrue(rest.messages < played, "the slow reader did not get everything: " + rest.messages);
             if (rest.closeCode >= 0) {

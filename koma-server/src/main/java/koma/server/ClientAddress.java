@@ -93,6 +93,10 @@ public final class ClientAddress {
      * past every trusted proxy, and the first untrusted one is the client. A malformed entry ends the walk at
      * the last trusted hop reached (the remote when the malformed entry is the last one): what a proxy says about
      * a hop it could not name is not believed. When every entry is a trusted proxy, the leftmost one is the client.
+     *
+     * @param xForwardedFor every {@code X-Forwarded-For} header line of the request, in order, joined with ", "
+     *                      (some proxies, HAProxy's {@code option forwardfor} for one, add a line of their own
+     *                      instead of appending to the client's; the first line alone would be the client's forgery)
      */
     public String key(InetAddress remote, String xForwardedFor) {
         Objects.requireNonNull(remote, "remote");
@@ -112,6 +116,15 @@ public final class ClientAddress {
             }
         }
         return keyOf(client);
+    }
+
+    /**
+     * {@link #key(InetAddress, String)} of a request with any number of {@code X-Forwarded-For} lines (in their
+     * order, e.g. {@code Collections.list(request.getHeaders("X-Forwarded-For"))}); none: an empty list or null.
+     */
+    public String keyOfLines(InetAddress remote, List<String> xForwardedForLines) {
+        return key(remote, xForwardedForLines == null || xForwardedForLines.isEmpty() ? null
+                : String.join(", ", xForwardedForLines));
     }
 
     /**

@@ -117,6 +117,17 @@ class ClientAddressTest {
     }
 
     @Test
+    void everyForwardedForLineCounts() {
+        // the client forged a line, its proxy added one of its own (HAProxy does): the last line names the client
+        assertEquals("198.51.100.1", PROXIES.keyOfLines(ip("127.0.0.1"), List.of("203.0.113.9", "198.51.100.1")));
+        assertEquals("198.51.100.1", PROXIES.keyOfLines(ip("127.0.0.1"), List.of("203.0.113.9, 198.51.100.1",
+                "10.1.1.1")));
+        assertEquals("127.0.0.1", PROXIES.keyOfLines(ip("127.0.0.1"), List.of()));
+        assertEquals("127.0.0.1", PROXIES.keyOfLines(ip("127.0.0.1"), null));
+        assertEquals("203.0.113.7", PROXIES.keyOfLines(ip("203.0.113.7"), List.of("198.51.100.1")));
+    }
+
+    @Test
     void garbageInForwardedForStopsAtTheLastTrustedHop() {
         for (String bad : List.of("unknown", "_hidden", "example.com", "1.2.3", "1.2.3.256", "1.2.3.4.5", "::1::2",
                 "2001:db8::1%eth0", "12345::", "[198.51.100.1]", "198.51.100.1:port", "<script>", "", "1.2.3.04444")) {

@@ -182,11 +182,7 @@ final class Feed {
             // the close frame goes after what is queued; a client that never reads again is cut off a little later
             c.ctx.session.close(TOO_SLOW, "too slow: more than " + queueLimit + " messages unread");
             java.util.concurrent.CompletableFuture.delayedExecutor(CUT_OFF_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
-                    .execute(() -> {
-                        if (c.ctx.session.isOpen()) {
-                            c.ctx.session.disconnect();
-                        }
-                    });
+                    .execute(c.ctx.session::disconnect); // harmless when the client closed meanwhile
             return;
         }
         c.ctx.session.getRemote().sendString(text, new WriteCallback() {

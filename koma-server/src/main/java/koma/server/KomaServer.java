@@ -172,7 +172,8 @@ public final class KomaServer implements AutoCloseable {
                     ctx.closeSession(4404, "no game with id '" + ctx.pathParam("id") + "'");
                     return;
                 }
-                String client = clients.key(remote(ctx.session.getRemoteAddress()), ctx.header("X-Forwarded-For"));
+                String client = clients.keyOfLines(remote(ctx.session.getRemoteAddress()),
+                        ctx.session.getUpgradeRequest().getHeaders("X-Forwarded-For"));
                 feed.connect(g, ctx, GameService.seatOf(g, ctx.cookie("koma_" + g.id)), client);
             });
             ws.onMessage(ctx -> {
@@ -254,9 +255,13 @@ public final class KomaServer implements AutoCloseable {
         ctx.contentType("application/json").result(sb.append("]}").toString());
     }
 
-    /** The client key of a request (IPv4 address or IPv6 /64; X-Forwarded-For only from trusted proxies). */
+    /**
+     * The client key of a request (IPv4 address or IPv6 /64; X-Forwarded-For only from trusted proxies, every line
+     * of it, since a proxy may add a line of its own after a forged one).
+     */
     private String client(Context ctx) {
-        return clients.key(remote(ctx.req().getRemoteAddr()), ctx.header("X-Forwarded-For"));
+        return clients.keyOfLines(remote(ctx.req().getRemoteAddr()),
+                java.util.Collections.list(ctx.req().getHeaders("X-Forwarded-For")));
     }
 
     private static InetAddress remote(Object address) {

@@ -72,49 +72,90 @@ final class Database implements AutoCloseable {
 
     /**
      * Commits writes in one transaction, in order: new games with their moves, moves, then each game's row once
-     * with its latest state, and the heartbeat when {@code aliveAt > 0}.
+     * with its latest state, and the heartbeat when {@code aliveAt > 0}. Only the writer thread calls this: it
+     * keeps one connection with its statements prepared once; after a failure they are made anew.
      */
     void write(List<Write> writes, long aliveAt) {
-        inTransaction(c -> {
-            Map<String, GameSnapshot> latest = new LinkedHashMap<>();
-            try (PreparedStatement ins = c.prepareStatement(INSERT_GAME);
-                 PreparedStatement mv = c.prepareStatement("INSERT INTO moves (game_id, ply, move, played_at) VALUES (?,?,?,?)")) {
+        try {
+            WriterSession w = writer();
+            try {
+                w.write(writes, aliveAt);
+            } catch (SQLException | RuntimeException e) {
+                closeWriter();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("database: " + e.getMessage(), e);
+        }
+    }
+
+    private WriterSession writerSession;
+
+    private WriterSession writer() throws SQLException {
+        if (writerSession == null) {
+            writerSession = new WriterSession(pool.getConnection());
+        }
+        return writerSession;
+    }
+
+    private void closeWriter() {
+        if (writerSession != null) {
+            writerSession.close();
+            writerSession = null;
+        }
+    }
+
+    /** The writer's connection and its prepared statements. */
+    private static final class WriterSession implements AutoCloseable {
+        final Connection c;
+        final PreparedStatement insertGame, insertMove, updateGame, beat;
+
+        WriterSession(Connection c) throws SQLException {
+            this.c = c;
+            c.setAutoCommit(false);
+            insertGame = c.prepareStatement(INSERT_GAME);
+            insertMove = c.prepareStatement("INSERT INTO moves (game_id, ply, move, played_at) VALUES (?,?,?,?)");
+            updateGame = c.prepareStatement(UPDATE_GAME);
+            beat = c.prepareStatement("UPDATE server_state SET alive_at = ? WHERE id = 1");
+        }
+
+        void write(List<Write> writes, long aliveAt) throws SQLException {
+            try {
+                Map<String, GameSnapshot> latest = new LinkedHashMap<>();
                 int inserts = 0, moves = 0;
                 for (Write w : writes) {
                     GameSnapshot s = w.change().snapshot();
                     if (w.created()) {
-                        bindGame(ins, s);
-                        ins.addBatch();
+                        bindGame(insertGame, s);
+                        insertGame.addBatch();
                         inserts++;
                         List<String> ms = s.moves();
                         for (int i = 0; i < ms.size(); i++) {
-                            bindMove(mv, s.id(), i + 1, ms.get(i), s.createdAt());
-                            mv.addBatch();
+                            bindMove(insertMove, s.id(), i + 1, ms.get(i), s.createdAt());
+                            insertMove.addBatch();
                             moves++;
                         }
                     } else {
                         latest.put(s.id(), s);
                         if (w.change().move() != null) {
-                            bindMove(mv, s.id(), w.change().ply(), w.change().move(), w.change().at());
-                            mv.addBatch();
+                            bindMove(insertMove, s.id(), w.change().ply(), w.change().move(), w.change().at());
+                            insertMove.addBatch();
                             moves++;
                         }
                     }
                 }
                 if (inserts > 0) {
-                    ins.executeBatch();
+                    insertGame.executeBatch();
                 }
                 if (moves > 0) {
-                    mv.executeBatch();
+                    insertMove.executeBatch();
                 }
-            }
-            if (!latest.isEmpty()) {
-                try (PreparedStatement up = c.prepareStatement(UPDATE_GAME)) {
-                    for (GameSnapshot s : latest.values()) {
-                        bindUpdate(up, s);
-                        up.addBatch();
-                    }
-                    int[] counts = up.executeBatch();
+                for (GameSnapshot s : latest.values()) {
+                    bindUpdate(updateGame, s);
+                    updateGame.addBatch();
+                }
+                if (!latest.isEmpty()) {
+                    int[] counts = updateGame.executeBatch();
                     int i = 0;
                     for (GameSnapshot s : latest.values()) {
                         if (counts[i++] == 0) {
@@ -122,11 +163,36 @@ final class Database implements AutoCloseable {
                         }
                     }
                 }
+                if (aliveAt > 0) {
+                    beat.setLong(1, aliveAt);
+                    if (beat.executeUpdate() == 0) {
+                        try (PreparedStatement ins = c.prepareStatement("INSERT INTO server_state (id, alive_at) VALUES (1, ?)")) {
+                            ins.setLong(1, aliveAt);
+                            ins.executeUpdate();
+                        }
+                    }
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // the connection is closed next anyway
+                }
+                throw e;
             }
-            if (aliveAt > 0) {
-                heartbeat(c, aliveAt);
+        }
+
+        @Override
+        public void close() {
+            for (AutoCloseable a : new AutoCloseable[]{insertGame, insertMove, updateGame, beat, c}) {
+                try {
+                    a.close();
+                } catch (Exception ignored) {
+                    // closing after a failure: nothing more to do
+                }
             }
-        });
+        }
     }
 
     private static final String INSERT_GAME = "INSERT INTO games (id, variant, mode, status, initial_fen,"
@@ -208,18 +274,6 @@ final class Database implements AutoCloseable {
             st.setNull(i, Types.BIGINT);
         } else {
             st.setLong(i, v);
-        }
-    }
-
-    private void heartbeat(Connection c, long aliveAt) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("UPDATE server_state SET alive_at = ? WHERE id = 1")) {
-            st.setLong(1, aliveAt);
-            if (st.executeUpdate() == 0) {
-                try (PreparedStatement ins = c.prepareStatement("INSERT INTO server_state (id, alive_at) VALUES (1, ?)")) {
-                    ins.setLong(1, aliveAt);
-                    ins.executeUpdate();
-                }
-            }
         }
     }
 
@@ -344,23 +398,6 @@ final class Database implements AutoCloseable {
         void run(Connection c) throws SQLException;
     }
 
-    private void inTransaction(Work w) {
-        try (Connection c = pool.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                w.run(c);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("database: " + e.getMessage(), e);
-        }
-    }
-
     private void query(Work w) {
         try (Connection c = pool.getConnection()) {
             w.run(c);
@@ -371,6 +408,7 @@ final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        closeWriter();
         pool.close();
     }
 }

@@ -38,9 +38,6 @@ final class GameWriter implements AutoCloseable {
     private final Consumer<LiveGame.Change> publish;
     private final BiConsumer<LiveGame, Throwable> failed;
     private final Thread thread;
-    /** Completes the requests' futures, so that writing the answers never holds up the next commit. */
-    private final java.util.concurrent.ExecutorService answers = java.util.concurrent.Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("koma-answer-", 0).factory());
     private volatile boolean running = true;
     private long lastHeartbeat;
     /** Batches and changes committed (for the benchmark's report). */
@@ -147,7 +144,8 @@ final class GameWriter implements AutoCloseable {
             }
         }
         for (Pending p : live) {
-            answers.execute(() -> p.done().complete(p.write().change()));
+            // wakes the request waiting for it (no answer is written on this thread: the requests write their own)
+            p.done().complete(p.write().change());
         }
     }
 
@@ -175,6 +173,5 @@ final class GameWriter implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("last heartbeat not written: {}", e.getMessage());
         }
-        answers.close();
     }
 }

@@ -113,10 +113,9 @@ public final class KomaServer implements AutoCloseable {
             LiveGame g = games.get(ctx.pathParam("id"));
             body(ctx);
             GameService.Seated s = games.join(g, seat(ctx, g));
-            ctx.future(() -> s.committed().thenAccept(c -> {
-                setSeatCookie(ctx, g.id, s.token());
-                ctx.json(GameView.game(c.snapshot(), GameService.seatOf(g, s.token()), System.currentTimeMillis()));
-            }));
+            LiveGame.Change c = s.committed().join();
+            setSeatCookie(ctx, g.id, s.token());
+            ctx.json(GameView.game(c.snapshot(), GameService.seatOf(g, s.token()), System.currentTimeMillis()));
         });
         app.post("/api/games/{id}/moves", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
@@ -447,15 +446,14 @@ public final class KomaServer implements AutoCloseable {
             start = Export.fromRecord(rs, record, moves);
         }
         GameService.Seated s = games.create(new GameService.NewGame(rs, mode, color, level, clock, start, moves), client(ctx));
-        ctx.future(() -> s.committed().thenAccept(c -> {
-            setSeatCookie(ctx, s.game().id, s.token());
-            Map<String, Object> view = GameView.game(c.snapshot(), GameService.seatOf(s.game(), s.token()),
-                    System.currentTimeMillis());
-            if (mode == LiveGame.Mode.FRIEND) {
-                view.put("joinUrl", "/game/" + s.game().id + "?join");
-            }
-            ctx.status(201).json(view);
-        }));
+        LiveGame.Change c = s.committed().join(); // answered once the new game is committed
+        setSeatCookie(ctx, s.game().id, s.token());
+        Map<String, Object> view = GameView.game(c.snapshot(), GameService.seatOf(s.game(), s.token()),
+                System.currentTimeMillis());
+        if (mode == LiveGame.Mode.FRIEND) {
+            view.put("joinUrl", "/game/" + s.game().id + "?join");
+        }
+        ctx.status(201).json(view);
     }
 
     /** The clock object of a new game. */

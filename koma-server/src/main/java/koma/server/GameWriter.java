@@ -24,6 +24,8 @@ final class GameWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GameWriter.class);
     /** Largest number of changes in one transaction. */
     static final int MAX_BATCH = 2_000;
+    /** How long a commit waits for more changes to share it (group commit), ns. */
+    static final long COMMIT_WINDOW_NANOS = 2_000_000;
     /** How often the heartbeat is written, ms. */
     static final long HEARTBEAT_MS = 1_000;
 
@@ -87,6 +89,16 @@ final class GameWriter implements AutoCloseable {
                 if (first != null) {
                     batch.add(first);
                     queue.drainTo(batch, MAX_BATCH - 1);
+                    if (batch.size() < MAX_BATCH && running) {
+                        // the commit window: changes arriving meanwhile share this transaction (and its fsync)
+                        long until = System.nanoTime() + COMMIT_WINDOW_NANOS;
+                        Pending more;
+                        while (batch.size() < MAX_BATCH
+                                && (more = queue.poll(until - System.nanoTime(), TimeUnit.NANOSECONDS)) != null) {
+                            batch.add(more);
+                            queue.drainTo(batch, MAX_BATCH - batch.size());
+                        }
+                    }
                 }
                 long now = System.currentTimeMillis();
                 boolean beat = now - lastHeartbeat >= HEARTBEAT_MS;

@@ -17,9 +17,10 @@ import jdk.jfr.consumer.RecordingFile;
  *
  * <p>Usage: {@code java bench/JfrSummary.java FILE.jfr [TOP=25]}
  *
- * <p>Uses the CPU-time samples ({@code jdk.CPUTimeSample}, JDK 25+: one sample per 10 ms of a thread's CPU time,
- * Java and native code alike, so SQLite's C code counts) when the recording has them, else the execution
- * samples ({@code jdk.ExecutionSample}, threads running Java code only) plus the native-method samples. Prints:
+ * <p>Uses the CPU-time samples ({@code jdk.CPUTimeSample}, JDK 25+: samples taken per slice of a thread's CPU
+ * time, Java and native code alike, so SQLite's C code counts; GC and JIT threads are not Java threads and are
+ * not sampled) when the recording has them, and as a cross-check the areas of the execution samples
+ * ({@code jdk.ExecutionSample}, every 10 ms, threads running Java code only). Prints:
  * <ul>
  *   <li>areas: each sample goes to the innermost frame (leaf first) that belongs to a known area (the koma
  *       rules core, the game view / JSON building, Jackson, SQLite / JDBC, Jetty / Javalin / NIO, ...);
@@ -61,7 +62,7 @@ public final class JfrSummary {
         int top = args.length > 1 ? Integer.parseInt(args[1]) : 25;
         List<RecordedEvent> cpu = new ArrayList<>(), exec = new ArrayList<>(), nat = new ArrayList<>();
         Map<String, Long> alloc = new HashMap<>();
-        long gcPauseNs = 0, gcCount = 0, lost = 0;
+        long gcPauseNs = 0, gcCount = 0, lost = 0, gcCpuNs = 0;
         try (RecordingFile rf = new RecordingFile(file)) {
             while (rf.hasMoreEvents()) {
                 RecordedEvent e = rf.readEvent();
@@ -70,6 +71,7 @@ public final class JfrSummary {
                     case "jdk.ExecutionSample" -> exec.add(e);
                     case "jdk.NativeMethodSample" -> nat.add(e);
                     case "jdk.CPUTimeSamplesLost" -> lost += e.getLong("lostSamples");
+                    case "jdk.GCCPUTime" -> gcCpuNs += e.getLong("userTime") + e.getLong("systemTime");
                     case "jdk.GarbageCollection" -> {
                         gcPauseNs += e.getDuration("sumOfPauses").toNanos();
                         gcCount++;
@@ -86,15 +88,60 @@ public final class JfrSummary {
             samples = cpu;
             what = "CPU-time samples (jdk.CPUTimeSample, Java and native code; lost: " + lost + ")";
         } else {
-            samples = new ArrayList<>(exec);
-            samples.addAll(nat);
-            what = "execution samples (jdk.ExecutionSample, Java code) + native-method samples (threads in native"
-                    + " code, which includes blocked in I/O)";
+            samples = exec;
+            what = "execution samples (jdk.ExecutionSample, Java code only)";
         }
-        System.out.printf("JFR %s: %d %s; %d GCs, %.0f ms of GC pauses%n", file.getFileName(), samples.size(), what,
-                gcCount, gcPauseNs / 1e6);
+        System.out.printf("JFR %s: %d %s; %d GCs, %.0f ms of GC pauses, %.0f ms GC CPU (jdk.GCCPUTime)%n",
+                file.getFileName(), samples.size(), what, gcCount, gcPauseNs / 1e6, gcCpuNs / 1e6);
         Map<String, Integer> areas = new LinkedHashMap<>(), incl = new HashMap<>(), self = new HashMap<>(),
                 threads = new HashMap<>();
+        int n = tally(samples, areas, incl, self, threads);
+        if (n == 0) {
+            System.out.println("no samples with stack traces");
+            return;
+        }
+        print("areas (innermost known frame of each sample)", areas, n, top);
+        if (samples != exec && !exec.isEmpty()) {
+            Map<String, Integer> a2 = new LinkedHashMap<>();
+            int n2 = tally(exec, a2, new HashMap<>(), new HashMap<>(), new HashMap<>());
+            print("cross-check, areas of the " + n2 + " execution samples (Java code only, 10 ms wall period)", a2,
+                    n2, 12);
+        }
+        print("inclusive (samples with the method on the stack; frameworks' dispatch frames left out)",
+                filtered(incl), n, top);
+        print("self (leaf frame)", self, n, top);
+        print("threads", threads, n, 12);
+        if (!alloc.isEmpty()) {
+            Map<String, Integer> mb = new HashMap<>();
+            long total = alloc.values().stream().mapToLong(Long::longValue).sum();
+            alloc.forEach((k, v) -> mb.put(k, (int) (v >> 20)));
+            System.out.printf("allocation by class (sampled weight, %d MB in all):%n", total >> 20);
+            mb.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(12).forEach(en ->
+                    System.out.printf("  %5.1f%%  %6d MB  %s%n", 100.0 * (alloc.get(en.getKey())) / total,
+                            en.getValue(), en.getKey()));
+        }
+    }
+
+    /** Inclusive counts without the frames every request passes through (thread pool, Jetty and Javalin dispatch). */
+    private static Map<String, Integer> filtered(Map<String, Integer> incl) {
+        Map<String, Integer> out = new HashMap<>();
+        incl.forEach((k, v) -> {
+            boolean plumbing = k.startsWith("java.lang.Thread.") || k.startsWith("org.eclipse.jetty.util.thread.")
+                    || k.startsWith("org.eclipse.jetty.server.handler.") || k.startsWith("org.eclipse.jetty.servlet.")
+                    || k.startsWith("org.eclipse.jetty.server.session.") || k.startsWith("org.eclipse.jetty.io.")
+                    || k.startsWith("org.eclipse.jetty.server.HttpChannel") || k.startsWith("org.eclipse.jetty.server.Server.")
+                    || k.startsWith("org.eclipse.jetty.server.HttpConnection.") || k.startsWith("jakarta.servlet.")
+                    || k.startsWith("io.javalin.jetty.") || k.startsWith("io.javalin.http.servlet.JavalinServlet.")
+                    || k.startsWith("io.javalin.http.servlet.JavalinServletContext.");
+            if (!plumbing) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    private static int tally(List<RecordedEvent> samples, Map<String, Integer> areas, Map<String, Integer> incl,
+            Map<String, Integer> self, Map<String, Integer> threads) {
         int n = 0;
         for (RecordedEvent e : samples) {
             RecordedStackTrace st = e.getStackTrace();
@@ -124,23 +171,7 @@ public final class JfrSummary {
             String t = thread(e);
             threads.merge(t, 1, Integer::sum);
         }
-        if (n == 0) {
-            System.out.println("no samples with stack traces");
-            return;
-        }
-        print("areas (innermost known frame of each sample)", areas, n, top);
-        print("inclusive (samples with the method on the stack)", incl, n, top);
-        print("self (leaf frame)", self, n, top);
-        print("threads", threads, n, 12);
-        if (!alloc.isEmpty()) {
-            Map<String, Integer> mb = new HashMap<>();
-            long total = alloc.values().stream().mapToLong(Long::longValue).sum();
-            alloc.forEach((k, v) -> mb.put(k, (int) (v >> 20)));
-            System.out.printf("allocation by class (sampled weight, %d MB in all):%n", total >> 20);
-            mb.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(12).forEach(en ->
-                    System.out.printf("  %5.1f%%  %6d MB  %s%n", 100.0 * (alloc.get(en.getKey())) / total,
-                            en.getValue(), en.getKey()));
-        }
+        return n;
     }
 
     private static String name(RecordedFrame f) {

@@ -1,9 +1,16 @@
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +53,8 @@ import koma.rules.notation.MoveNotation;
  *       whatever the answers (one move in flight per game; a move sent late because its game's previous answer
  *       was late counts its delay: latency is measured from the scheduled send time, no coordinated omission).
  *   <li>{@code games} [200] games at once; {@code variant} [chess]; {@code seed} [1].
- *   <li>{@code moves} [30] moves per game (closed, paced); {@code pace} [3000] ms (paced);
+ *   <li>{@code moves} [30] moves per game (closed, paced); {@code rounds} [1]: closed and paced play that many
+ *       rounds, each with {@code games} new games (the run is longer, the games as short); {@code pace} [3000] ms;
  *       {@code rate} [1000] moves/s and {@code seconds} [30] measured duration (open).
  *   <li>{@code warmup} [3000] moves played closed-loop by {@code warmupGames} [50] games before measuring (JIT).
  *   <li>{@code picker=local|server} [local]: local = the client keeps each game's position with Koma's rules
@@ -54,10 +62,15 @@ import koma.rules.notation.MoveNotation;
  *       the server's answer (the last {@code move} event's {@code legalMoves} in the new small answer, else the
  *       top-level {@code legalMoves} of the old whole-game answer). Both work against the old and new server.
  *   <li>{@code serverPid} (for the server's CPU time from /proc/PID/stat), {@code clk} [100] clock ticks/s.
- *   <li>{@code jcmd}, {@code jfr}: when both are given, a JFR recording (settings=profile plus CPU-time samples)
+ *   <li>{@code jcmd}, {@code jfr}: when both are given, a JFR recording (settings=profile plus CPU-time samples
+ *       at {@code cpuSampleRate} [1000/s] for the whole process, JDK 25+)
  *       of the server is started with {@code jcmd serverPid JFR.start} after the warm-up and written to the
  *       {@code jfr} file when the measured run ends, so the profile holds the measured run only.
  *   <li>{@code maxSeconds} [600]: hard bound on the measured run; {@code timeout} [30] s per request.
+ *   <li>{@code http=raw|jdk} [raw]: raw = a minimal HTTP/1.1 client, one keep-alive socket per game, blocking I/O
+ *       on virtual threads (Content-Length and chunked answers; a request that fails on a reused connection
+ *       before any answer byte is sent once more on a new one); jdk = java.net.http.HttpClient (HTTP/1.1, two
+ *       executor threads), which costs the client about twice the CPU per move.
  * </ul>
  * Every POST carries {@code Content-Type: application/json} and {@code Origin: base}; the seat cookie
  * ({@code koma_<id>}) is kept per game and sent by hand, so no shared cookie store is searched per request.
@@ -71,8 +84,9 @@ public final class ServerLoad {
     // ------------------------------------------------------------------ options
 
     private final Map<String, String> opt = new LinkedHashMap<>();
-    private final String base, variant, mode, picker;
-    private final int games, movesPerGame, warmupMoves, warmupGames;
+    private final String base, variant, mode, picker, httpKind, hostHeader;
+    private final int port;
+    private final int games, movesPerGame, warmupMoves, warmupGames, rounds;
     private final long seed, paceMs, serverPid, clk, timeoutS, maxSeconds;
     private final double rate, seconds;
     private final HttpClient http;
@@ -83,7 +97,7 @@ public final class ServerLoad {
 
     private long[] lat = new long[1 << 16];
     private final AtomicInteger latN = new AtomicInteger();
-    private final AtomicLong answerBytes = new AtomicLong();
+    private final AtomicLong answerBytes = new AtomicLong(), plySum = new AtomicLong();
     private final AtomicInteger errors = new AtomicInteger(), created = new AtomicInteger(),
             finished = new AtomicInteger(), unsent = new AtomicInteger(), inWindow = new AtomicInteger();
     private final Map<String, AtomicInteger> errorKinds = new ConcurrentHashMap<>();
@@ -101,6 +115,9 @@ public final class ServerLoad {
         if (!base.matches("http://127\\.0\\.0\\.1:\\d+")) {
             throw new IllegalArgumentException("base: only http://127.0.0.1:PORT is allowed, got " + base);
         }
+        port = Integer.parseInt(base.substring(base.lastIndexOf(':') + 1));
+        hostHeader = base.substring("http://".length());
+        httpKind = get("http", "raw");
         variant = get("variant", "chess");
         mode = get("mode", "closed");
         picker = get("picker", "local");
@@ -108,6 +125,7 @@ public final class ServerLoad {
         movesPerGame = Integer.parseInt(get("moves", "30"));
         warmupMoves = Integer.parseInt(get("warmup", "3000"));
         warmupGames = Integer.parseInt(get("warmupGames", "50"));
+        rounds = Integer.parseInt(get("rounds", "1"));
         seed = Long.parseLong(get("seed", "1"));
         paceMs = Long.parseLong(get("pace", "3000"));
         rate = Double.parseDouble(get("rate", "1000"));
@@ -117,7 +135,8 @@ public final class ServerLoad {
         timeoutS = Long.parseLong(get("timeout", "30"));
         maxSeconds = Long.parseLong(get("maxSeconds", "600"));
         if (!List.of("closed", "paced", "open").contains(mode) || !List.of("local", "server").contains(picker)
-                || games < 1 || games > 10_000 || movesPerGame < 1 || movesPerGame > 100_000 || rate <= 0
+                || !List.of("raw", "jdk").contains(httpKind)
+                || games < 1 || games > 10_000 || rounds < 1 || rounds > 100 || movesPerGame < 1 || movesPerGame > 100_000 || rate <= 0
                 || seconds <= 0 || seconds > 3600 || maxSeconds > 7200) {
             throw new IllegalArgumentException("bad options: " + opt);
         }
@@ -149,6 +168,7 @@ public final class ServerLoad {
     private final class Game {
         final Random rnd;
         String id, cookie;
+        Conn conn;                 // http=raw
         Position pos;              // picker=local
         List<String> legal;        // picker=server
         int ply;
@@ -159,16 +179,15 @@ public final class ServerLoad {
         }
 
         void create() throws IOException, InterruptedException {
-            HttpResponse<String> r = post(base + "/api/games",
-                    "{\"variant\":\"" + variant + "\",\"mode\":\"hotseat\"}", null);
+            Answer r = post(this, "/api/games", "{\"variant\":\"" + variant + "\",\"mode\":\"hotseat\"}", null);
             String body = r.body();
-            if (r.statusCode() != 201 && r.statusCode() != 200) {
-                throw new Failure("create " + r.statusCode(), body);
+            if (r.status() != 201 && r.status() != 200) {
+                throw new Failure("create " + r.status(), body);
             }
             id = match(ID, body);
             String name = "koma_" + id + "=";
             cookie = null;
-            for (String h : r.headers().allValues("set-cookie")) {
+            for (String h : r.setCookies()) {
                 if (h.startsWith(name)) {
                     int semi = h.indexOf(';');
                     cookie = semi < 0 ? h : h.substring(0, semi);
@@ -176,7 +195,7 @@ public final class ServerLoad {
                 }
             }
             if (cookie == null) {
-                throw new Failure("create: no seat cookie", r.headers().allValues("set-cookie").toString());
+                throw new Failure("create: no seat cookie", r.setCookies().toString());
             }
             ply = 0;
             over = false;
@@ -207,11 +226,11 @@ public final class ServerLoad {
                 }
                 uci = legal.get(rnd.nextInt(legal.size()));
             }
-            HttpResponse<String> r = post(base + "/api/games/" + id + "/moves",
-                    "{\"move\":\"" + uci + "\",\"ply\":" + ply + "}", cookie);
+            Answer r = post(this, "/api/games/" + id + "/moves", "{\"move\":\"" + uci + "\",\"ply\":" + ply + "}",
+                    cookie);
             String body = r.body();
-            if (r.statusCode() != 200) {
-                throw new Failure("move " + r.statusCode(), body);
+            if (r.status() != 200) {
+                throw new Failure("move " + r.status(), body);
             }
             ply++;
             if (pos != null) {
@@ -236,14 +255,208 @@ public final class ServerLoad {
         }
     }
 
-    private HttpResponse<String> post(String url, String body, String cookie) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(timeoutS))
+    /** An answer: status code, body (decoded as ISO-8859-1 in raw mode: only ASCII is looked for), Set-Cookie values. */
+    private record Answer(int status, String body, List<String> setCookies) {
+    }
+
+    private Answer post(Game g, String path, String body, String cookie) throws IOException, InterruptedException {
+        if (httpKind.equals("raw")) {
+            return rawPost(g, path, body, cookie);
+        }
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(timeoutS))
                 .header("Content-Type", "application/json").header("Origin", base)
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (cookie != null) {
             b.header("Cookie", cookie);
         }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body(), r.headers().allValues("set-cookie"));
+    }
+
+    // ------------------------------------------------------------------ minimal HTTP/1.1 client
+
+    /** One keep-alive connection of a game. */
+    private static final class Conn {
+        final Socket socket;
+        final InputStream in;
+        final OutputStream out;
+        int uses;
+
+        Conn(Socket socket) throws IOException {
+            this.socket = socket;
+            in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+            out = socket.getOutputStream();
+        }
+
+        void close() {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    /** Thrown when a reused connection fails before any byte of the answer came: safe to send once more. */
+    private static final class StaleConnection extends IOException {
+        StaleConnection(Throwable cause) {
+            super(cause);
+        }
+    }
+
+    private Answer rawPost(Game g, String path, String body, String cookie) throws IOException {
+        byte[] payload = body.getBytes(StandardCharsets.UTF_8);
+        StringBuilder h = new StringBuilder(256).append("POST ").append(path).append(" HTTP/1.1\r\nHost: ")
+                .append(hostHeader).append("\r\nOrigin: ").append(base)
+                .append("\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ")
+                .append(payload.length).append("\r\n");
+        if (cookie != null) {
+            h.append("Cookie: ").append(cookie).append("\r\n");
+        }
+        h.append("\r\n");
+        byte[] head = h.toString().getBytes(StandardCharsets.ISO_8859_1);
+        byte[] request = Arrays.copyOf(head, head.length + payload.length);
+        System.arraycopy(payload, 0, request, head.length, payload.length);
+        for (int attempt = 0; ; attempt++) {
+            if (g.conn != null && g.conn.socket.isClosed()) {
+                g.conn = null; // the server said Connection: close
+            }
+            boolean reused = g.conn != null;
+            if (g.conn == null) {
+                Socket s = new Socket();
+                s.setTcpNoDelay(true);
+                s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+                s.setSoTimeout((int) (timeoutS * 1000));
+                g.conn = new Conn(s);
+            }
+            Conn c = g.conn;
+            try {
+                try {
+                    c.out.write(request);
+                    c.out.flush();
+                } catch (IOException e) {
+                    if (reused) {
+                        throw new StaleConnection(e);
+                    }
+                    throw e;
+                }
+                Answer a = readAnswer(c, reused);
+                c.uses++;
+                return a;
+            } catch (StaleConnection e) {
+                c.close();
+                g.conn = null;
+                if (attempt > 0) {
+                    throw new IOException("connection closed before the answer", e.getCause());
+                }
+            } catch (IOException | RuntimeException e) {
+                c.close();
+                g.conn = null;
+                throw e;
+            }
+        }
+    }
+
+    private Answer readAnswer(Conn c, boolean reused) throws IOException {
+        String status;
+        try {
+            status = readLine(c.in);
+        } catch (IOException e) {
+            if (reused) {
+                throw new StaleConnection(e);
+            }
+            throw e;
+        }
+        if (status == null) {
+            if (reused) {
+                throw new StaleConnection(new IOException("closed"));
+            }
+            throw new IOException("connection closed before the status line");
+        }
+        if (!status.startsWith("HTTP/1.") || status.length() < 12) {
+            throw new IOException("bad status line: " + status);
+        }
+        int code = Integer.parseInt(status.substring(9, 12));
+        long length = -1;
+        boolean chunked = false, close = status.startsWith("HTTP/1.0");
+        List<String> cookies = new ArrayList<>(2);
+        for (String line; (line = readLine(c.in)) != null && !line.isEmpty(); ) {
+            int colon = line.indexOf(':');
+            if (colon <= 0) {
+                continue;
+            }
+            String name = line.substring(0, colon).trim(), value = line.substring(colon + 1).trim();
+            if (name.equalsIgnoreCase("content-length")) {
+                length = Long.parseLong(value);
+            } else if (name.equalsIgnoreCase("transfer-encoding")) {
+                chunked = value.toLowerCase().contains("chunked");
+            } else if (name.equalsIgnoreCase("connection")) {
+                close = value.equalsIgnoreCase("close");
+            } else if (name.equalsIgnoreCase("set-cookie")) {
+                cookies.add(value);
+            }
+        }
+        byte[] bytes;
+        if (chunked) {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream(8192);
+            while (true) {
+                String size = readLine(c.in);
+                if (size == null) {
+                    throw new IOException("connection closed in a chunked answer");
+                }
+                int semi = size.indexOf(';');
+                int n = Integer.parseInt((semi < 0 ? size : size.substring(0, semi)).trim(), 16);
+                if (n == 0) {
+                    for (String t; (t = readLine(c.in)) != null && !t.isEmpty(); ) {
+                        // trailers
+                    }
+                    break;
+                }
+                buf.write(c.in.readNBytes(n));
+                readLine(c.in);
+            }
+            bytes = buf.toByteArray();
+        } else if (length >= 0) {
+            if (length > 64L << 20) {
+                throw new IOException("answer too long: " + length);
+            }
+            bytes = c.in.readNBytes((int) length);
+            if (bytes.length != length) {
+                throw new IOException("connection closed in the answer body");
+            }
+        } else {
+            bytes = c.in.readNBytes(64 << 20); // until the server closes
+            close = true;
+        }
+        if (close) {
+            c.close(); // the game's next request opens a new connection (rawPost checks isClosed)
+        }
+        return new Answer(code, new String(bytes, StandardCharsets.ISO_8859_1), cookies);
+    }
+
+    /** A CRLF-terminated line as ISO-8859-1, without the CRLF; null at end of stream before any byte. */
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder sb = new StringBuilder(64);
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                if (sb.isEmpty()) {
+                    return null;
+                }
+                throw new IOException("connection closed in a line");
+            }
+            if (b == '\n') {
+                int n = sb.length();
+                if (n > 0 && sb.charAt(n - 1) == '\r') {
+                    sb.setLength(n - 1);
+                }
+                return sb.toString();
+            }
+            if (sb.length() > 16 * 1024) {
+                throw new IOException("line too long");
+            }
+            sb.append((char) b);
+        }
     }
 
     private void error(Exception e) {
@@ -254,7 +467,8 @@ public final class ServerLoad {
         }
     }
 
-    private void record(long nanos, int bytes) {
+    private void record(long nanos, int bytes, int ply) {
+        plySum.addAndGet(ply);
         int i = latN.getAndIncrement();
         if (i < lat.length) {
             lat[i] = nanos;
@@ -326,7 +540,7 @@ public final class ServerLoad {
                             try {
                                 int bytes = g.move();
                                 if (bytes >= 0) {
-                                    record(System.nanoTime() - t0, bytes);
+                                    record(System.nanoTime() - t0, bytes, g.ply);
                                 } else {
                                     made--; // no legal move: the game is replaced, the move not counted
                                 }
@@ -380,7 +594,7 @@ public final class ServerLoad {
                             int bytes = g.move();
                             long done = System.nanoTime();
                             if (bytes >= 0) {
-                                record(done - sched, bytes);
+                                record(done - sched, bytes, g.ply);
                                 if (done <= end) {
                                     inWindow.incrementAndGet();
                                 }
@@ -403,6 +617,7 @@ public final class ServerLoad {
         lat = new long[Math.max(1024, capacity)];
         latN.set(0);
         answerBytes.set(0);
+        plySum.set(0);
         errors.set(0);
         created.set(0);
         finished.set(0);
@@ -504,17 +719,18 @@ public final class ServerLoad {
             System.out.printf("# warm-up: %d games, %d moves in %.1f s, %d errors%n", wg, latN.get(),
                     (System.nanoTime() - w0) / 1e9, errors.get());
         }
-        // The measured games are created before the clock starts.
+        // The measured games (of the first round) are created before the clock starts.
         resetCounters(0);
         Game[] gs = createGames(games, seed);
         int setupErrors = errors.get();
-        long capacity = mode.equals("open") ? (long) (rate * seconds) + 2L * games : (long) games * movesPerGame;
+        long capacity = mode.equals("open") ? (long) (rate * seconds) + 2L * games
+                : (long) games * movesPerGame * rounds;
         resetCounters((int) Math.min(capacity + 1024, 50_000_000));
 
         boolean jfr = opt.containsKey("jfr") && opt.containsKey("jcmd") && serverPid > 0;
         if (jfr) {
             jcmd("JFR.start", "name=bench", "settings=profile", "jdk.CPUTimeSample#enabled=true",
-                    "jdk.CPUTimeSample#throttle=10ms", "filename=" + opt.get("jfr"));
+                    "jdk.CPUTimeSample#throttle=" + get("cpuSampleRate", "1000/s"), "filename=" + opt.get("jfr"));
         }
         String load0 = loadavg();
         long srv0 = serverPid > 0 ? procTicks(Long.toString(serverPid)) : -1;
@@ -523,8 +739,15 @@ public final class ServerLoad {
         long hard = t0 + maxSeconds * 1_000_000_000L;
         long end = t0;
         switch (mode) {
-            case "closed" -> runClosed(gs, movesPerGame, 0, hard);
-            case "paced" -> runClosed(gs, movesPerGame, paceMs, hard);
+            case "closed", "paced" -> {
+                for (int r = 0; r < rounds && System.nanoTime() < hard; r++) {
+                    if (r > 0) {
+                        // the next round's games are new games, created within the measured run
+                        gs = createGames(games, seed + 1_000L * r);
+                    }
+                    runClosed(gs, movesPerGame, mode.equals("paced") ? paceMs : 0, hard);
+                }
+            }
             default -> {
                 end = t0 + (long) (seconds * 1e9);
                 runOpen(gs, t0 + 1_000_000L, end, Math.min(hard, end + (long) (Math.max(10, seconds / 2) * 1e9)));
@@ -543,9 +766,10 @@ public final class ServerLoad {
         Arrays.sort(ms);
         double secs = (t1 - t0) / 1e9;
         String how = switch (mode) {
-            case "closed" -> "closed loop, back to back, " + movesPerGame + " moves per game";
+            case "closed" -> "closed loop, back to back, " + movesPerGame + " moves per game"
+                    + (rounds > 1 ? ", " + rounds + " rounds of new games" : "");
             case "paced" -> "paced, one move per " + paceMs + " ms think time after each answer, " + movesPerGame
-                    + " moves per game";
+                    + " moves per game" + (rounds > 1 ? ", " + rounds + " rounds of new games" : "");
             default -> String.format("open loop, offered %.0f moves/s for %.0f s (%.0f ms between a game's moves)",
                     rate, seconds, games * 1000 / rate);
         };
@@ -560,8 +784,10 @@ public final class ServerLoad {
         System.out.printf("latency%s: median %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms, mean %.2f ms%n",
                 mode.equals("open") ? " (from the scheduled send time)" : "", pct(ms, 50), pct(ms, 95), pct(ms, 99),
                 n == 0 ? Double.NaN : ms[n - 1] / 1e6, n == 0 ? Double.NaN : Arrays.stream(ms).sum() / 1e6 / n);
-        System.out.printf("answers: %.0f bytes per move on average; games finished and replaced during the run: %d "
-                + "(%d created)%n", n == 0 ? 0.0 : (double) answerBytes.get() / n, finished.get(), created.get());
+        System.out.printf("answers: %.0f bytes per move on average, mean ply after the move %.1f; games finished and "
+                + "replaced during the run: %d; games created during the run: %d%n",
+                n == 0 ? 0.0 : (double) answerBytes.get() / n, n == 0 ? 0.0 : (double) plySum.get() / n,
+                finished.get(), created.get());
         System.out.printf("errors: %d%s%s%n", errors.get(), errorKinds.isEmpty() ? "" : " " + new TreeMap<>(
                 errorKinds.entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
                         e -> e.getValue().get()))), setupErrors > 0 ? " (+" + setupErrors + " creating games)" : "");

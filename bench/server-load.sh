@@ -9,8 +9,8 @@
 #   bench/server-load.sh paced  [games=200] [pace=3000] [moves=30] ...   one move per PACE ms per game
 #   bench/server-load.sh open   [games=200] [rate=1000] [seconds=30] ... offered rate on a timetable
 #   bench/server-load.sh suite  [key=value ...]   the four runs of bench/results/2026-11-23-server-load.txt:
-#       closed 200x30, paced 200 games x 3 s x 30 moves, open 1000 moves/s over 200 games for 30 s, and closed
-#       200x30 again with a JFR profile; each on a fresh server; keys given apply to every run
+#       closed 200x30, paced 200 games x 3 s x 30 moves, open 1000 and 200 moves/s over 200 games for 30 s, and
+#       closed 200x30 again with a JFR profile; each on a fresh server; keys given apply to every run
 # The key=value arguments go to the client (see the top of bench/ServerLoad.java: variant, seed, warmup,
 # picker=local|server, timeout, maxSeconds ...).
 #
@@ -24,6 +24,7 @@
 #   KOMA_BENCH_JFR_DIR=dir         keep the .jfr files there (default: deleted with the temporary directory)
 #   KOMA_BENCH_SERVER_OPTS="..."   server JVM options (default: those of ./koma, -Xss16m -XX:+UseParallelGC)
 #   KOMA_BENCH_SERVER_ARGS="..."   extra `koma serve` arguments
+#   KOMA_BENCH_CLIENT_OPTS="..."   client JVM options (default: -XX:TieredStopAtLevel=1 -Xmx1g)
 #
 # Example, the after-measurement once the new server is on main (same command as the before one):
 #   (cd /work/main && mvn -B -q -DskipTests package -pl koma-cli -am)
@@ -46,6 +47,7 @@ fi
 [[ -f "$jar" ]] || { echo "no jar at $jar" >&2; exit 1; }
 read -r -a server_opts <<<"${KOMA_BENCH_SERVER_OPTS:--Xss16m -XX:+UseParallelGC}"
 read -r -a server_args <<<"${KOMA_BENCH_SERVER_ARGS:-}"
+read -r -a client_opts <<<"${KOMA_BENCH_CLIENT_OPTS:--XX:TieredStopAtLevel=1 -Xmx1g}"
 
 work="$(mktemp -d /tmp/koma-server-load.XXXXXX)"
 server=""
@@ -107,9 +109,9 @@ run_one() {
     "(the machine is shared with other jobs: figures are noisy)"
   echo "# server: $jar ${jar_info:+($jar_info) }; JVM: $("$java" -version 2>&1 | head -1) ${server_opts[*]};" \
     "database: ${KOMA_BENCH_DB:+PostgreSQL }${KOMA_BENCH_DB:-SQLite file in a temporary directory}"
-  echo "# client: $java -cp koma.jar bench/ServerLoad.java mode=$mode $*"
+  echo "# client: $java ${client_opts[*]} -cp koma.jar bench/ServerLoad.java mode=$mode $*"
   local rc=0
-  "$java" -XX:TieredStopAtLevel=1 -cp "$work/koma.jar" "$root/bench/ServerLoad.java" base="http://127.0.0.1:$port" \
+  "$java" "${client_opts[@]}" -cp "$work/koma.jar" "$root/bench/ServerLoad.java" base="http://127.0.0.1:$port" \
     mode="$mode" serverPid="$server" clk="$(getconf CLK_TCK)" "${jfr_args[@]}" "$@" || rc=$?
   echo "# server log: $(grep -c -E 'ERROR|Exception' "$work/server.log" || true) ERROR/Exception lines," \
     "$(grep -c 'WARN' "$work/server.log" || true) WARN lines"
@@ -134,6 +136,8 @@ case "$what" in
       games=200 pace=3000 moves=30 "$@" || status=1
     run_one "open loop: 1000 moves/s offered over 200 chess games for 30 s" open games=200 rate=1000 seconds=30 \
       "$@" || status=1
+    run_one "open loop below saturation: 200 moves/s offered over 200 chess games for 30 s" open games=200 \
+      rate=200 seconds=30 "$@" || status=1
     run_one "saturation with JFR profile: closed loop, 200 chess games x 30 moves" closed games=200 moves=30 \
       "$@" || status=1
     ;;

@@ -61,7 +61,8 @@ import koma.rules.notation.MoveNotation;
  *       core ({@code koma.rules}) and picks a random legal move itself; server = it takes the legal moves from
  *       the server's answer (the last {@code move} event's {@code legalMoves} in the new small answer, else the
  *       top-level {@code legalMoves} of the old whole-game answer). Both work against the old and new server.
- *   <li>{@code serverPid} (for the server's CPU time from /proc/PID/stat), {@code clk} [100] clock ticks/s.
+ *   <li>{@code serverPid} (for the server's CPU time from /proc/PID/stat), {@code clk} [100] clock ticks/s;
+ *       {@code dbProc=postgres}: also the CPU time of all processes of that name (the database server).
  *   <li>{@code jcmd}, {@code jfr}: when both are given, a JFR recording (settings=profile plus CPU-time samples
  *       at {@code cpuSampleRate} [1000/s] for the whole process, JDK 25+)
  *       of the server is started with {@code jcmd serverPid JFR.start} after the warm-up and written to the
@@ -640,6 +641,28 @@ public final class ServerLoad {
         }
     }
 
+    /** utime + stime of all processes whose command name is {@code comm} (those alive at both readings count). */
+    private static Map<String, Long> procTicksByName(String comm) {
+        Map<String, Long> out = new java.util.HashMap<>();
+        java.io.File[] dirs = new java.io.File("/proc").listFiles((d, n) -> n.chars().allMatch(Character::isDigit));
+        if (dirs == null) {
+            return out;
+        }
+        for (java.io.File d : dirs) {
+            try {
+                String st = Files.readString(d.toPath().resolve("stat"));
+                int open = st.indexOf('('), close = st.lastIndexOf(')');
+                if (st.substring(open + 1, close).equals(comm)) {
+                    String[] f = st.substring(close + 2).split(" ");
+                    out.put(d.getName(), Long.parseLong(f[11]) + Long.parseLong(f[12]));
+                }
+            } catch (IOException | RuntimeException e) {
+                // gone
+            }
+        }
+        return out;
+    }
+
     /** Busy clock ticks of the whole machine (all CPUs): user nice system irq softirq steal of /proc/stat. */
     private static long machineBusyTicks() {
         try {
@@ -734,6 +757,8 @@ public final class ServerLoad {
         }
         String load0 = loadavg();
         long srv0 = serverPid > 0 ? procTicks(Long.toString(serverPid)) : -1;
+        String dbProc = opt.get("dbProc");
+        Map<String, Long> db0 = dbProc == null ? Map.of() : procTicksByName(dbProc);
         long self0 = procTicks("self"), mach0 = machineBusyTicks(), cli0 = clientCpuNanos();
         long t0 = System.nanoTime();
         long hard = t0 + maxSeconds * 1_000_000_000L;
@@ -756,6 +781,11 @@ public final class ServerLoad {
         long t1 = System.nanoTime();
         long srv1 = serverPid > 0 ? procTicks(Long.toString(serverPid)) : -1;
         long self1 = procTicks("self"), mach1 = machineBusyTicks(), cli1 = clientCpuNanos();
+        Map<String, Long> db1 = dbProc == null ? Map.of() : procTicksByName(dbProc);
+        long dbTicks = 0;
+        for (Map.Entry<String, Long> e : db1.entrySet()) {
+            dbTicks += e.getValue() - db0.getOrDefault(e.getKey(), 0L); // a process born during the run: all of it
+        }
         String load1 = loadavg();
         if (jfr) {
             jcmd("JFR.stop", "name=bench");
@@ -800,13 +830,18 @@ public final class ServerLoad {
             System.out.printf("server CPU: %.0f ms = %.3f ms per move (%.2f cores busy); RSS %s%n", srvMs,
                     n == 0 ? Double.NaN : srvMs / n, srvMs / 1000 / secs, serverRss(serverPid));
         }
+        double dbMs = dbTicks * tick;
+        if (dbProc != null) {
+            System.out.printf("database CPU (%s processes): %.0f ms = %.3f ms per move (%.2f cores busy)%n", dbProc,
+                    dbMs, n == 0 ? Double.NaN : dbMs / n, dbMs / 1000 / secs);
+        }
         System.out.printf("client CPU: %.0f ms = %.3f ms per move (%.2f cores busy)%n", (cli1 - cli0) / 1e6,
                 n == 0 ? Double.NaN : (cli1 - cli0) / 1e6 / n, (cli1 - cli0) / 1e9 / secs);
         if (mach0 >= 0 && mach1 >= 0) {
             int cores = Runtime.getRuntime().availableProcessors();
-            System.out.printf("machine CPU over the run: %.2f of %d cores busy; others (not server, not client): "
-                    + "%.2f cores%n", machMs / 1000 / secs, cores, Math.max(0,
-                    machMs - (serverPid > 0 ? srvMs : 0) - selfMs) / 1000 / secs);
+            System.out.printf("machine CPU over the run: %.2f of %d cores busy; others (not server, not client%s): "
+                    + "%.2f cores%n", machMs / 1000 / secs, cores, dbProc == null ? "" : ", not database",
+                    Math.max(0, machMs - (serverPid > 0 ? srvMs : 0) - selfMs - dbMs) / 1000 / secs);
         }
         System.out.printf("load average before: %s, after: %s%n", load0, load1);
         return errors.get() == 0 && setupErrors == 0 ? 0 : 1;

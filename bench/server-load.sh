@@ -9,8 +9,9 @@
 #   bench/server-load.sh paced  [games=200] [pace=3000] [moves=30] ...   one move per PACE ms per game
 #   bench/server-load.sh open   [games=200] [rate=1000] [seconds=30] ... offered rate on a timetable
 #   bench/server-load.sh suite  [key=value ...]   the four runs of bench/results/2026-11-23-server-load.txt:
-#       closed 200x30, paced 200 games x 3 s x 30 moves, open 1000 and 200 moves/s over 200 games for 30 s, and
-#       closed 200x30 again with a JFR profile; each on a fresh server; keys given apply to every run
+#       closed 200 games x 30 moves x 3 rounds (600 games), paced 200 games x 3 s x 30 moves, open 1000 and 200
+#       moves/s over 200 games for 30 s, and the closed run again with a JFR profile; each on a fresh server after
+#       a warm-up of 3000 moves; keys given apply to every run (e.g. http=jdk, picker=server)
 # The key=value arguments go to the client (see the top of bench/ServerLoad.java: variant, seed, warmup,
 # picker=local|server, timeout, maxSeconds ...).
 #
@@ -25,6 +26,8 @@
 #   KOMA_BENCH_SERVER_OPTS="..."   server JVM options (default: those of ./koma, -Xss16m -XX:+UseParallelGC)
 #   KOMA_BENCH_SERVER_ARGS="..."   extra `koma serve` arguments
 #   KOMA_BENCH_CLIENT_OPTS="..."   client JVM options (default: -XX:TieredStopAtLevel=1 -Xmx1g)
+#
+# bench/server-load-mock.py is a fake server with the new answer shape to test the client on.
 #
 # Example, the after-measurement once the new server is on main (same command as the before one):
 #   (cd /work/main && mvn -B -q -DskipTests package -pl koma-cli -am)
@@ -111,8 +114,10 @@ run_one() {
     "database: ${KOMA_BENCH_DB:+PostgreSQL }${KOMA_BENCH_DB:-SQLite file in a temporary directory}"
   echo "# client: $java ${client_opts[*]} -cp koma.jar bench/ServerLoad.java mode=$mode $*"
   local rc=0
+  local db_proc=()
+  [[ -n "${KOMA_BENCH_DB:-}" ]] && db_proc=(dbProc=postgres)
   "$java" "${client_opts[@]}" -cp "$work/koma.jar" "$root/bench/ServerLoad.java" base="http://127.0.0.1:$port" \
-    mode="$mode" serverPid="$server" clk="$(getconf CLK_TCK)" "${jfr_args[@]}" "$@" || rc=$?
+    mode="$mode" serverPid="$server" clk="$(getconf CLK_TCK)" "${db_proc[@]}" "${jfr_args[@]}" "$@" || rc=$?
   echo "# server log: $(grep -c -E 'ERROR|Exception' "$work/server.log" || true) ERROR/Exception lines," \
     "$(grep -c 'WARN' "$work/server.log" || true) WARN lines"
   grep -m3 -E 'ERROR|Exception' "$work/server.log" | cut -c1-300 | sed 's/^/#   /' || true
@@ -131,15 +136,16 @@ run_one() {
 status=0
 case "$what" in
   suite)
-    run_one "saturation: closed loop, 200 chess games x 30 moves" closed games=200 moves=30 "$@" || status=1
+    run_one "saturation: closed loop, 200 chess games x 30 moves, 3 rounds" closed games=200 moves=30 rounds=3 \
+      "$@" || status=1
     run_one "paced: 200 chess games, one move per 3 s (think time after each answer), 30 moves each" paced \
       games=200 pace=3000 moves=30 "$@" || status=1
     run_one "open loop: 1000 moves/s offered over 200 chess games for 30 s" open games=200 rate=1000 seconds=30 \
       "$@" || status=1
     run_one "open loop below saturation: 200 moves/s offered over 200 chess games for 30 s" open games=200 \
       rate=200 seconds=30 "$@" || status=1
-    run_one "saturation with JFR profile: closed loop, 200 chess games x 30 moves" closed games=200 moves=30 \
-      "$@" || status=1
+    run_one "saturation with JFR profile: closed loop, 200 chess games x 30 moves, 3 rounds" closed games=200 \
+      moves=30 rounds=3 "$@" || status=1
     ;;
   *) run_one "$what" "$what" "$@" || status=1 ;;
 esac

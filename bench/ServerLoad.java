@@ -183,7 +183,7 @@ public final class ServerLoad {
             Answer r = post(this, "/api/games", "{\"variant\":\"" + variant + "\",\"mode\":\"hotseat\"}", null);
             String body = r.body();
             if (r.status() != 201 && r.status() != 200) {
-                throw new Failure("create " + r.status(), body);
+                throw new Failure("create", r.status(), body);
             }
             id = match(ID, body);
             String name = "koma_" + id + "=";
@@ -196,7 +196,7 @@ public final class ServerLoad {
                 }
             }
             if (cookie == null) {
-                throw new Failure("create: no seat cookie", r.setCookies().toString());
+                throw new Failure("create: no seat cookie", r.status(), r.setCookies().toString());
             }
             ply = 0;
             over = false;
@@ -231,7 +231,7 @@ public final class ServerLoad {
                     cookie);
             String body = r.body();
             if (r.status() != 200) {
-                throw new Failure("move " + r.status(), body);
+                throw new Failure("move", r.status(), body);
             }
             ply++;
             if (pos != null) {
@@ -249,10 +249,17 @@ public final class ServerLoad {
     /** A non-2xx answer: {@code kind} is what was asked and the status code, for the error histogram. */
     private static final class Failure extends IOException {
         final String kind;
+        final int status;
 
-        Failure(String kind, String body) {
-            super(kind + ": " + (body.length() > 200 ? body.substring(0, 200) + "..." : body));
-            this.kind = kind;
+        Failure(String kind, int status, String body) {
+            super(kind + " " + status + ": " + (body.length() > 200 ? body.substring(0, 200) + "..." : body));
+            this.kind = kind + " " + status;
+            this.status = status;
+        }
+
+        /** 503 (writer queue full) and 429 (rate limit): the move was not played, the game goes on. */
+        boolean refused() {
+            return status == 503 || status == 429;
         }
     }
 
@@ -547,7 +554,11 @@ public final class ServerLoad {
                                 }
                             } catch (Failure e) {
                                 error(e);
-                                g.id = null;
+                                if (e.refused()) {
+                                    Thread.sleep(100); // the server asks to come back later
+                                } else {
+                                    g.id = null;   // the game's state is unknown: a new game
+                                }
                             } catch (IOException e) {
                                 error(e);
                                 g.id = null;
@@ -602,7 +613,9 @@ public final class ServerLoad {
                             }
                         } catch (IOException e) {
                             error(e);
-                            g.id = null;
+                            if (!(e instanceof Failure f && f.refused())) {
+                                g.id = null; // else the move was refused (503/429): this game's next slot tries again
+                            }
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                             return null;
@@ -827,8 +840,11 @@ public final class ServerLoad {
         double tick = 1000.0 / clk;
         double srvMs = (srv1 - srv0) * tick, selfMs = (self1 - self0) * tick, machMs = (mach1 - mach0) * tick;
         if (serverPid > 0 && srv0 >= 0 && srv1 >= 0) {
-            System.out.printf("server CPU: %.0f ms = %.3f ms per move (%.2f cores busy); RSS %s%n", srvMs,
-                    n == 0 ? Double.NaN : srvMs / n, srvMs / 1000 / secs, serverRss(serverPid));
+            System.out.printf("server CPU: %.0f ms = %.3f ms per move (%.2f cores busy; at this cost %d cores would "
+                    + "serve at most %.0f moves/s); RSS %s%n", srvMs, n == 0 ? Double.NaN : srvMs / n,
+                    srvMs / 1000 / secs, Runtime.getRuntime().availableProcessors(),
+                    n == 0 ? Double.NaN : Runtime.getRuntime().availableProcessors() * 1000.0 / (srvMs / n),
+                    serverRss(serverPid));
         }
         double dbMs = dbTicks * tick;
         if (dbProc != null) {

@@ -56,7 +56,9 @@ import koma.rules.notation.MoveNotation;
  *   <li>{@code moves} [30] moves per game (closed, paced); {@code rounds} [1]: closed and paced play that many
  *       rounds, each with {@code games} new games (the run is longer, the games as short); {@code pace} [3000] ms;
  *       {@code rate} [1000] moves/s and {@code seconds} [30] measured duration (open).
- *   <li>{@code warmup} [3000] moves played closed-loop by {@code warmupGames} [50] games before measuring (JIT).
+ *   <li>{@code warmup} [3000] moves played closed-loop by {@code warmupGames} [50] games before measuring (JIT);
+ *       then {@code idle} [5] seconds without requests, over which the server's idle CPU is measured (background
+ *       work: JIT still compiling, timers, GC), to read the per-move CPU of the slow paced runs against.
  *   <li>{@code picker=local|server} [local]: local = the client keeps each game's position with Koma's rules
  *       core ({@code koma.rules}) and picks a random legal move itself; server = it takes the legal moves from
  *       the server's answer (the last {@code move} event's {@code legalMoves} in the new small answer, else the
@@ -755,6 +757,16 @@ public final class ServerLoad {
             System.out.printf("# warm-up: %d games, %d moves in %.1f s, %d errors%n", wg, latN.get(),
                     (System.nanoTime() - w0) / 1e9, errors.get());
         }
+        double idleSeconds = Double.parseDouble(get("idle", "5"));
+        String idleLine = null;
+        if (idleSeconds > 0 && serverPid > 0) {
+            long i0 = procTicks(Long.toString(serverPid)), n0 = System.nanoTime();
+            Thread.sleep((long) (idleSeconds * 1000));
+            long i1 = procTicks(Long.toString(serverPid));
+            double s = (System.nanoTime() - n0) / 1e9;
+            idleLine = String.format("server idle CPU after the warm-up: %.1f ms/s over %.0f s", (i1 - i0) * 1000.0
+                    / clk / s, s);
+        }
         // The measured games (of the first round) are created before the clock starts.
         resetCounters(0);
         Game[] gs = createGames(games, seed);
@@ -850,6 +862,9 @@ public final class ServerLoad {
         if (dbProc != null) {
             System.out.printf("database CPU (%s processes): %.0f ms = %.3f ms per move (%.2f cores busy)%n", dbProc,
                     dbMs, n == 0 ? Double.NaN : dbMs / n, dbMs / 1000 / secs);
+        }
+        if (idleLine != null) {
+            System.out.println(idleLine);
         }
         System.out.printf("client CPU: %.0f ms = %.3f ms per move (%.2f cores busy)%n", (cli1 - cli0) / 1e6,
                 n == 0 ? Double.NaN : (cli1 - cli0) / 1e6 / n, (cli1 - cli0) / 1e9 / secs);

@@ -79,6 +79,23 @@ EOF
   "$java" -cp "$work/koma.jar" "$work/PgReset.java" "$url"
 }
 
+fsync_ms() { # median time of a 4 KiB write + fsync in directory $1 (what a synchronous commit waits for)
+  python3 - "$1" <<'EOF'
+import os, sys, time
+path = os.path.join(sys.argv[1], "fsync-probe")
+fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+ts = []
+for i in range(50):
+    t = time.perf_counter()
+    os.pwrite(fd, b"x" * 4096, (i % 8) * 4096)
+    os.fsync(fd)
+    ts.append(time.perf_counter() - t)
+os.close(fd)
+os.unlink(path)
+print("%.2f" % (sorted(ts)[len(ts) // 2] * 1000))
+EOF
+}
+
 # run_one LABEL MODE [key=value ...]: a fresh server, warm-up and measured run, server stopped.
 run_one() {
   local label="$1" mode="$2"
@@ -112,6 +129,7 @@ run_one() {
     "(the machine is shared with other jobs: figures are noisy)"
   echo "# server: $jar ${jar_info:+($jar_info) }; JVM: $("$java" -version 2>&1 | head -1) ${server_opts[*]};" \
     "database: ${KOMA_BENCH_DB:+PostgreSQL }${KOMA_BENCH_DB:-SQLite file in a temporary directory}"
+  echo "# disk of the data directory: $(fsync_ms "$work") ms median per 4 KiB write + fsync (50 in a row)"
   echo "# client: $java ${client_opts[*]} -cp koma.jar bench/ServerLoad.java mode=$mode $*"
   local rc=0
   local db_proc=()

@@ -24,7 +24,8 @@
 #                                  after the warm-up, JFR.stop at the end) and print where the time goes
 #   KOMA_BENCH_JFR_DIR=dir         keep the .jfr files there (default: deleted with the temporary directory)
 #   KOMA_BENCH_SERVER_OPTS="..."   server JVM options (default: those of ./koma, -Xss16m -XX:+UseParallelGC)
-#   KOMA_BENCH_SERVER_ARGS="..."   extra `koma serve` arguments
+#   KOMA_BENCH_SERVER_ARGS="..."   extra `koma serve` arguments (--max-games-per-client 1000000 is added when the
+#                                  server knows the option, unless given here)
 #   KOMA_BENCH_CLIENT_OPTS="..."   client JVM options (default: -XX:TieredStopAtLevel=1 -Xmx1g)
 #
 # bench/server-load-mock.py is a fake server with the new answer shape to test the client on.
@@ -50,6 +51,12 @@ fi
 [[ -f "$jar" ]] || { echo "no jar at $jar" >&2; exit 1; }
 read -r -a server_opts <<<"${KOMA_BENCH_SERVER_OPTS:--Xss16m -XX:+UseParallelGC}"
 read -r -a server_args <<<"${KOMA_BENCH_SERVER_ARGS:-}"
+# The new server limits the unfinished games one client (here 127.0.0.1) may have created (default 20): lift it,
+# the benchmark leaves hundreds of unfinished games behind (warm-up, rounds).
+if "$java" -jar "$jar" serve --help 2>&1 | grep -q -- '--max-games-per-client' &&
+  [[ " ${server_args[*]} " != *" --max-games-per-client "* ]]; then
+  server_args+=(--max-games-per-client 1000000)
+fi
 read -r -a client_opts <<<"${KOMA_BENCH_CLIENT_OPTS:--XX:TieredStopAtLevel=1 -Xmx1g}"
 
 work="$(mktemp -d /tmp/koma-server-load.XXXXXX)"
@@ -66,6 +73,7 @@ stop_server() {
 trap 'stop_server; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 cp "$jar" "$work/koma.jar"
+jar_commit="$(git -C "$(dirname "$jar")" rev-parse --short HEAD 2>/dev/null || true)" # the checkout the jar sits in
 jar_info="$(unzip -p "$work/koma.jar" META-INF/MANIFEST.MF 2>/dev/null | tr -d '\r' | grep -i -m1 'Implementation-Version' || true)"
 
 reset_postgres() { # drops what the server created in the bench database (a fresh database per run)
@@ -127,7 +135,7 @@ run_one() {
   echo "## $label"
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -m), $(nproc) cores, load average: $(cut -d' ' -f1-3 /proc/loadavg)" \
     "(the machine is shared with other jobs: figures are noisy)"
-  echo "# server: $jar ${jar_info:+($jar_info) }; JVM: $("$java" -version 2>&1 | head -1) ${server_opts[*]};" \
+  echo "# server: $jar ${jar_info:+($jar_info) }${jar_commit:+commit $jar_commit }; serve args: --rate-limit 0 ${server_args[*]}; JVM: $("$java" -version 2>&1 | head -1) ${server_opts[*]};" \
     "database: ${KOMA_BENCH_DB:+PostgreSQL }${KOMA_BENCH_DB:-SQLite file in a temporary directory}"
   echo "# disk of the data directory: $(fsync_ms "$work") ms median per 4 KiB write + fsync (50 in a row)"
   echo "# client: $java ${client_opts[*]} -cp koma.jar bench/ServerLoad.java mode=$mode $*"

@@ -34,7 +34,13 @@ public final class JfrSummary {
     /** Areas by class-name prefix, tried in this order for every frame from the leaf down. */
     private static final String[][] AREAS = {
         {"koma.server.GameView", "koma server: game view (whole game -> JSON tree)"},
+        {"koma.server.GameWriter", "koma server: GameWriter (group commit)"},
         {"koma.server.Database", "koma server: Database (SQL statements)"},
+        {"koma.server.GameEvent", "koma server: events (-> JSON tree)"},
+        {"koma.server.GameSnapshot", "koma server: game snapshot"},
+        {"koma.server.RequestGuard", "koma server: request guard (origin, headers)"},
+        {"koma.server.ClientAddress", "koma server: client address"},
+        {"koma.server.EngineQueue", "koma server: engine queue"},
         {"koma.server.Feed", "koma server: Feed (WebSocket pushes)"},
         {"koma.server.Clock", "koma server: clocks"},
         {"koma.server.Export", "koma server: export / records"},

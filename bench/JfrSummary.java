@@ -132,7 +132,11 @@ public final class JfrSummary {
     private static Map<String, Integer> filtered(Map<String, Integer> incl) {
         Map<String, Integer> out = new HashMap<>();
         incl.forEach((k, v) -> {
-            boolean plumbing = k.startsWith("java.lang.Thread.") || k.startsWith("org.eclipse.jetty.util.thread.")
+            boolean plumbing = k.startsWith("java.lang.Thread.") || k.startsWith("java.lang.VirtualThread")
+                    || k.startsWith("jdk.internal.vm.Continuation") || k.startsWith("java.util.concurrent.FutureTask.")
+                    || k.startsWith("java.util.concurrent.ThreadPerTaskExecutor")
+                    || k.startsWith("java.util.concurrent.Executors$RunnableAdapter")
+                    || k.startsWith("java.util.concurrent.ThreadPoolExecutor") || k.startsWith("org.eclipse.jetty.util.thread.")
                     || k.startsWith("org.eclipse.jetty.server.handler.") || k.startsWith("org.eclipse.jetty.servlet.")
                     || k.startsWith("org.eclipse.jetty.server.session.") || k.startsWith("org.eclipse.jetty.io.")
                     || k.startsWith("org.eclipse.jetty.server.HttpChannel") || k.startsWith("org.eclipse.jetty.server.Server.")

@@ -647,10 +647,16 @@ public final class ServerLoad {
 
     /** utime + stime in clock ticks of a process, from /proc/PID/stat (fields 14 and 15). */
     private static long procTicks(String pid) {
+        return procTicks(pid, 3);
+    }
+
+    /** utime (which = 1), stime (2) or both (3) in clock ticks of a process, from /proc/PID/stat. */
+    private static long procTicks(String pid, int which) {
         try {
             String s = Files.readString(Path.of("/proc/" + pid + "/stat"));
             String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]); // fields 14, 15 counted from 1
+            // fields 14, 15 counted from 1
+            return ((which & 1) != 0 ? Long.parseLong(f[11]) : 0) + ((which & 2) != 0 ? Long.parseLong(f[12]) : 0);
         } catch (IOException | RuntimeException e) {
             return -1;
         }
@@ -782,6 +788,7 @@ public final class ServerLoad {
         }
         String load0 = loadavg();
         long srv0 = serverPid > 0 ? procTicks(Long.toString(serverPid)) : -1;
+        long srvSys0 = serverPid > 0 ? procTicks(Long.toString(serverPid), 2) : -1;
         String dbProc = opt.get("dbProc");
         Map<String, Long> db0 = dbProc == null ? Map.of() : procTicksByName(dbProc);
         long self0 = procTicks("self"), mach0 = machineBusyTicks(), cli0 = clientCpuNanos();
@@ -805,6 +812,7 @@ public final class ServerLoad {
         }
         long t1 = System.nanoTime();
         long srv1 = serverPid > 0 ? procTicks(Long.toString(serverPid)) : -1;
+        long srvSys1 = serverPid > 0 ? procTicks(Long.toString(serverPid), 2) : -1;
         long self1 = procTicks("self"), mach1 = machineBusyTicks(), cli1 = clientCpuNanos();
         Map<String, Long> db1 = dbProc == null ? Map.of() : procTicksByName(dbProc);
         long dbTicks = 0;
@@ -852,8 +860,9 @@ public final class ServerLoad {
         double tick = 1000.0 / clk;
         double srvMs = (srv1 - srv0) * tick, selfMs = (self1 - self0) * tick, machMs = (mach1 - mach0) * tick;
         if (serverPid > 0 && srv0 >= 0 && srv1 >= 0) {
-            System.out.printf("server CPU: %.0f ms = %.3f ms per move (%.2f cores busy; at this cost %d cores would "
-                    + "serve at most %.0f moves/s); RSS %s%n", srvMs, n == 0 ? Double.NaN : srvMs / n,
+            System.out.printf("server CPU: %.0f ms (%.0f%% in the kernel) = %.3f ms per move (%.2f cores busy; at this "
+                    + "cost %d cores would serve at most %.0f moves/s); RSS %s%n", srvMs,
+                    srvMs > 0 ? 100.0 * (srvSys1 - srvSys0) * tick / srvMs : 0.0, n == 0 ? Double.NaN : srvMs / n,
                     srvMs / 1000 / secs, Runtime.getRuntime().availableProcessors(),
                     n == 0 ? Double.NaN : Runtime.getRuntime().availableProcessors() * 1000.0 / (srvMs / n),
                     serverRss(serverPid));

@@ -6,9 +6,9 @@
 # client CPU per move, machine load; optionally a JFR profile of the measured run. The server is killed at exit.
 #
 #   bench/server-load.sh closed [games=200] [moves=30] [key=value ...]   back to back (saturation)
-#   bench/server-load.sh paced  [games=200] [pace=3000] [moves=30] ...   one move per PACE ms per game
+#   bench/server-load.sh paced  [games=200] [pace=3000] [moves=30] ...   each game waits PACE ms after an answer
 #   bench/server-load.sh open   [games=200] [rate=1000] [seconds=30] ... offered rate on a timetable
-#   bench/server-load.sh suite  [key=value ...]   the four runs of bench/results/2026-11-23-server-load.txt:
+#   bench/server-load.sh suite  [key=value ...]   the five runs of bench/results/2026-11-23-server-load.txt:
 #       closed 200 games x 30 moves x 3 rounds (600 games), paced 200 games x 3 s x 30 moves, open 1000 and 200
 #       moves/s over 200 games for 30 s, and the closed run again with a JFR profile; each on a fresh server after
 #       a warm-up of 3000 moves; keys given apply to every run (e.g. http=jdk, picker=server)
@@ -30,9 +30,11 @@
 #
 # bench/server-load-mock.py is a fake server with the new answer shape to test the client on.
 #
-# Example, the after-measurement once the new server is on main (same command as the before one):
-#   (cd /work/main && mvn -B -q -DskipTests package -pl koma-cli -am)
-#   KOMA_BENCH_JAR=/work/main/koma-cli/target/koma.jar bench/server-load.sh suite | tee -a /tmp/after.txt
+# Example, a measurement of some commit of main (the before and after ones of the results file were made so), in a
+# worktree of its own so that nobody's build in /work/main is disturbed:
+#   git -C /work/main worktree add /work/bench-after <commit>
+#   (cd /work/bench-after && mvn -B -q -DskipTests package -pl koma-cli -am)
+#   KOMA_BENCH_JAR=/work/bench-after/koma-cli/target/koma.jar bench/server-load.sh suite | tee /tmp/after.txt
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 what="${1:-closed}"

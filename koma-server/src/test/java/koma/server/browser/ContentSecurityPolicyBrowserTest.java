@@ -11,8 +11,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +25,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
-
-import koma.server.KomaServer;
-import koma.server.ServerConfig;
 
 /**
  * The pages under the Content-Security-Policy the server is to send (docs/server-api.md), whether or not the
@@ -48,20 +43,16 @@ class ContentSecurityPolicyBrowserTest {
     private static final Set<String> SKIPPED = Set.of("connection", "content-length", "host", "transfer-encoding",
             "upgrade", "expect", "keep-alive", "date");
 
-    private KomaServer server;
+    private TestSite site;
     private HttpServer proxy;
-    private Path dataDir;
     private String backend;
     private Browser browser;
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     void start() throws IOException {
-        assertTrue(Files.isExecutable(Browser.CHROMIUM) && Files.isExecutable(Browser.CHROMEDRIVER),
-                "the browser tests need Debian's chromium and chromium-driver");
-        dataDir = Files.createTempDirectory("koma-csp-test-");
-        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, dataDir, 0, 0, 1));
-        backend = "http://127.0.0.1:" + server.port();
+        site = TestSite.start("csp", null);
+        backend = site.base;
         proxy = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         proxy.createContext("/", this::forward);
         proxy.setExecutor(Executors.newFixedThreadPool(4));
@@ -80,13 +71,8 @@ class ContentSecurityPolicyBrowserTest {
         if (proxy != null) {
             proxy.stop(0);
         }
-        if (server != null) {
-            server.close();
-        }
-        if (dataDir != null) {
-            try (var files = Files.walk(dataDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (site != null) {
+            site.close();
         }
     }
 

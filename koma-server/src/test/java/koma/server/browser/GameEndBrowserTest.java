@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import koma.server.KomaServer;
 import koma.server.ServerConfig;
 
 /**
@@ -22,20 +19,13 @@ import koma.server.ServerConfig;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GameEndBrowserTest {
-    private KomaServer server;
-    private Path dataDir;
-    private String base;
+    private TestSite site;
     private Browser browser;
 
     @BeforeAll
     void start() throws IOException {
-        assertTrue(Files.isExecutable(Browser.CHROMIUM) && Files.isExecutable(Browser.CHROMEDRIVER),
-                "the browser tests need Debian's chromium and chromium-driver");
-        dataDir = Files.createTempDirectory("koma-end-test-");
-        ServerConfig.Limits limits = ServerConfig.Limits.DEFAULTS.with("joinTimeout", "2s").with("abandonAfter", "3s");
-        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, dataDir, 0, 0, 1).withLimits(limits));
-        base = "http://127.0.0.1:" + server.port();
-        browser = new Browser(base);
+        site = TestSite.start("end", ServerConfig.Limits.DEFAULTS.with("joinTimeout", "2s").with("abandonAfter", "3s"));
+        browser = new Browser(site.base);
     }
 
     @AfterAll
@@ -43,13 +33,8 @@ class GameEndBrowserTest {
         if (browser != null) {
             browser.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        if (dataDir != null) {
-            try (var files = Files.walk(dataDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (site != null) {
+            site.close();
         }
     }
 

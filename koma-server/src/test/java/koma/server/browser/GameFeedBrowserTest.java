@@ -6,28 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.CookieManager;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.chromium.ChromiumNetworkConditions;
-
-import koma.server.KomaServer;
-import koma.server.ServerConfig;
 
 /**
  * The game page following a game it does not play: a second client (Java's HttpClient with its own cookies)
@@ -37,22 +25,13 @@ import koma.server.ServerConfig;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GameFeedBrowserTest {
-    private final ObjectMapper json = new ObjectMapper();
-    private KomaServer server;
-    private Path dataDir;
-    private String base;
+    private TestSite site;
     private Browser browser;
-    private HttpClient player;
 
     @BeforeAll
     void start() throws IOException {
-        assertTrue(Files.isExecutable(Browser.CHROMIUM) && Files.isExecutable(Browser.CHROMEDRIVER),
-                "the browser tests need Debian's chromium and chromium-driver");
-        dataDir = Files.createTempDirectory("koma-feed-test-");
-        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, dataDir, 0, 0, 1));
-        base = "http://127.0.0.1:" + server.port();
-        browser = new Browser(base);
-        player = HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(10)).build();
+        site = TestSite.start("feed", null);
+        browser = new Browser(site.base);
     }
 
     @AfterAll
@@ -60,44 +39,13 @@ class GameFeedBrowserTest {
         if (browser != null) {
             browser.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        if (dataDir != null) {
-            try (var files = Files.walk(dataDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-    }
-
-    /** A POST as a browser of another site would not send it: JSON content type and the server's own Origin. */
-    private JsonNode post(String path, String body) throws IOException, InterruptedException {
-        HttpResponse<String> r = player.send(HttpRequest.newBuilder(URI.create(base + path))
-                .header("Content-Type", "application/json").header("Origin", base)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(20)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertTrue(r.statusCode() == 200 || r.statusCode() == 201, path + ": " + r.statusCode() + " " + r.body());
-        return json.readTree(r.body());
-    }
-
-    private JsonNode game(String id) throws IOException, InterruptedException {
-        HttpResponse<String> r = player.send(HttpRequest.newBuilder(URI.create(base + "/api/games/" + id))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-        return json.readTree(r.body());
-    }
-
-    /** Plays the moves in turn from the game's current ply. */
-    private void play(String id, String... moves) throws IOException, InterruptedException {
-        int ply = game(id).get("ply").asInt();
-        for (String m : moves) {
-            post("/api/games/" + id + "/moves", "{\"move\":\"" + m + "\",\"ply\":" + ply + "}");
-            ply++;
+        if (site != null) {
+            site.close();
         }
     }
 
     private String newHotSeatGame() throws IOException, InterruptedException {
-        return post("/api/games", "{\"variant\":\"chess\",\"mode\":\"hotseat\"}").get("id").asText();
+        return site.post("/api/games", "{\"variant\":\"chess\",\"mode\":\"hotseat\"}").get("id").asText();
     }
 
     private String moveList() {
@@ -130,11 +78,11 @@ class GameFeedBrowserTest {
         browser.waiting(20).until(d -> Boolean.TRUE.equals(browser.js(
                 "return !!window.__komaFeed && !!window.__komaFeed.socket && window.__komaFeed.socket.readyState === 1;")));
         assertTrue(browser.all("#resign").isEmpty(), "a spectator has no actions");
-        play(id, "e2e4");
+        site.play(id, "e2e4");
         waitForMoves("e4");
-        play(id, "e7e5");
+        site.play(id, "e7e5");
         waitForMoves("e4 e5");
-        play(id, "g1f3", "b8c6");
+        site.play(id, "g1f3", "b8c6");
         waitForMoves("e4 e5 Nf3 Nc6");
         assertEquals("N", browser.pieceOn("f3"));
 
@@ -143,7 +91,7 @@ class GameFeedBrowserTest {
         try {
             browser.js("window.__komaFeed.socket.close();");
             browser.waiting(10).until(d -> !browser.all(".game-page.offline").isEmpty());
-            play(id, "f1b5", "a7a6", "b5a4");
+            site.play(id, "f1b5", "a7a6", "b5a4");
             Thread.sleep(1500);
             assertEquals("e4 e5 Nf3 Nc6", moveList(), "offline, the page cannot have heard of the new moves");
         } finally {
@@ -158,7 +106,7 @@ class GameFeedBrowserTest {
         assertEquals(7, browser.shownPly());
         assertTrue(browser.text("#ply-label").contains("7"), browser.text("#ply-label"));
         // and keeps following
-        play(id, "g8f6");
+        site.play(id, "g8f6");
         waitForMoves("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6");
         assertEquals("second", browser.js("return document.querySelector(\"g.pc[data-on='f6']\").dataset.side;"));
     }
@@ -166,14 +114,14 @@ class GameFeedBrowserTest {
     @Test
     void aMoveEventIsAppendedNotRebuilt() throws Exception {
         String id = newHotSeatGame();
-        assumeTrue(game(id).has("version"), "the server sends versions and events");
+        assumeTrue(site.game(id).has("version"), "the server sends versions and events");
         browser.open("/game/" + id);
         browser.waitFor("svg.board");
-        play(id, "d2d4");
+        site.play(id, "d2d4");
         waitForMoves("d4");
         // a mark on the first entry survives the next move: the list gained an entry, it was not redrawn
         browser.js("document.querySelector('#move-list button.mv').dataset.mark = 'kept';");
-        play(id, "d7d5");
+        site.play(id, "d7d5");
         waitForMoves("d4 d5");
         assertEquals("kept", browser.js("return document.querySelector('#move-list button.mv').dataset.mark;"));
         assertEquals(2L, browser.js("return window.__komaFeed.version;"), "version 0 at creation, one per move");
@@ -182,8 +130,8 @@ class GameFeedBrowserTest {
     @Test
     void anEventAfterAGapMakesThePageFetchTheGame() throws Exception {
         String id = newHotSeatGame();
-        assumeTrue(game(id).has("version"), "the server sends versions and events");
-        play(id, "c2c4");
+        assumeTrue(site.game(id).has("version"), "the server sends versions and events");
+        site.play(id, "c2c4");
         browser.open("/game/" + id);
         browser.waitFor("svg.board");
         waitForMoves("c4");
@@ -198,7 +146,7 @@ class GameFeedBrowserTest {
         assertEquals("c4", moveList(), "the gap's event is not applied");
         assertEquals(null, browser.pieceOn("h4"));
         // the real next move still comes through
-        play(id, "e7e5");
+        site.play(id, "e7e5");
         waitForMoves("c4 e5");
         assertEquals(version + 1, ((Number) browser.js("return window.__komaFeed.version;")).longValue());
     }
@@ -210,8 +158,8 @@ class GameFeedBrowserTest {
     @Test
     void analysisSendsOneRequestAtATimeAndShowsTheLastWantedPly() throws Exception {
         String id = newHotSeatGame();
-        play(id, "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6");
-        post("/api/games/" + id + "/resign", "{}");
+        site.play(id, "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6");
+        site.post("/api/games/" + id + "/resign", "{}");
         browser.open("/game/" + id);
         browser.waitFor("#analyse").click();
         browser.waiting(10).until(d -> !browser.all("#analysis-out .loading").isEmpty());

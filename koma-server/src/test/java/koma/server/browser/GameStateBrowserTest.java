@@ -4,14 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.CookieManager;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +19,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import koma.server.KomaServer;
-import koma.server.ServerConfig;
-
 /**
  * The page's game-state code in the real browser, without the page: js/fen.js must give the server's board and
  * hands from the server's FEN in every rule set (a move event carries only the FEN), and js/gamestate.js must
@@ -43,21 +32,13 @@ class GameStateBrowserTest {
             "washogi-drops", "5k5/11/11/11/3p7/11/11/11/11/+S10/+S4K5[SSpp] w - - 0 1");
 
     private final ObjectMapper json = new ObjectMapper();
-    private KomaServer server;
-    private Path dataDir;
-    private String base;
+    private TestSite site;
     private Browser browser;
-    private HttpClient http;
 
     @BeforeAll
     void start() throws IOException {
-        assertTrue(Files.isExecutable(Browser.CHROMIUM) && Files.isExecutable(Browser.CHROMEDRIVER),
-                "the browser tests need Debian's chromium and chromium-driver");
-        dataDir = Files.createTempDirectory("koma-state-test-");
-        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, dataDir, 0, 0, 1));
-        base = "http://127.0.0.1:" + server.port();
-        browser = new Browser(base);
-        http = HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(10)).build();
+        site = TestSite.start("state", null);
+        browser = new Browser(site.base);
     }
 
     @AfterAll
@@ -65,25 +46,9 @@ class GameStateBrowserTest {
         if (browser != null) {
             browser.close();
         }
-        if (server != null) {
-            server.close();
+        if (site != null) {
+            site.close();
         }
-        if (dataDir != null) {
-            try (var files = Files.walk(dataDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-    }
-
-    private JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
-        assertTrue(r.statusCode() / 100 == 2, r.statusCode() + " " + r.body());
-        return json.readTree(r.body());
-    }
-
-    private JsonNode post(String path, String body) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
-                .header("Origin", base).POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     /** Runs an async script in the page (its last argument is the callback) and returns what it gave. */
@@ -99,13 +64,13 @@ class GameStateBrowserTest {
     @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
     void fenReaderGivesTheServersBoardAndHands(String variant) throws Exception {
         String fen = STARTS.get(variant);
-        JsonNode g = post("/api/games", "{\"variant\":\"" + variant + "\",\"mode\":\"hotseat\""
+        JsonNode g = site.post("/api/games", "{\"variant\":\"" + variant + "\",\"mode\":\"hotseat\""
                 + (fen == null ? "" : ",\"fen\":" + json.writeValueAsString(fen)) + "}");
         String id = g.get("id").asText();
         List<Map<String, Object>> positions = new ArrayList<>();
         Random random = new Random(variant.hashCode());
         for (int i = 0; i < 16 && g.get("legalMoves").size() > 0; i++) {
-            g = send(HttpRequest.newBuilder(URI.create(base + "/api/games/" + id)));
+            g = site.game(id);
             positions.add(Map.of("fen", g.get("fen").asText(), "board", json.convertValue(g.get("board"), List.class),
                     "hands", json.convertValue(g.get("hands"), Map.class)));
             List<String> moves = new ArrayList<>();
@@ -120,7 +85,7 @@ class GameStateBrowserTest {
                     && occupied.contains(m.replaceAll("^[a-p]\\d{1,2}([a-p]\\d{1,2}).*$", "$1"))).toList();
             List<String> pick = !drops.isEmpty() && random.nextBoolean() ? drops : !captures.isEmpty() ? captures : moves;
             String move = pick.get(random.nextInt(pick.size()));
-            post("/api/games/" + id + "/moves", "{\"move\":\"" + move + "\",\"ply\":" + g.get("ply").asInt() + "}");
+            site.post("/api/games/" + id + "/moves", "{\"move\":\"" + move + "\",\"ply\":" + g.get("ply").asInt() + "}");
         }
         browser.open("/rules/" + variant);
         browser.waitFor(".piece-card");

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,9 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-
-import koma.server.KomaServer;
-import koma.server.ServerConfig;
 
 /**
  * No text from the address, the server or a user reaches the page as HTML: markup is fed through every text the
@@ -30,17 +25,13 @@ class MarkupInjectionBrowserTest {
     private static final String IMG = "<img src=x onerror=\"window.__xss=1\">";
     private static final String BOLD = "<b>bold</b>";
 
-    private KomaServer server;
-    private Path dataDir;
+    private TestSite site;
     private Browser browser;
 
     @BeforeAll
     void start() throws IOException {
-        assertTrue(Files.isExecutable(Browser.CHROMIUM) && Files.isExecutable(Browser.CHROMEDRIVER),
-                "the browser tests need Debian's chromium and chromium-driver");
-        dataDir = Files.createTempDirectory("koma-markup-test-");
-        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, dataDir, 0, 0, 1));
-        browser = new Browser("http://127.0.0.1:" + server.port());
+        site = TestSite.start("markup", null);
+        browser = new Browser(site.base);
     }
 
     @AfterAll
@@ -48,13 +39,8 @@ class MarkupInjectionBrowserTest {
         if (browser != null) {
             browser.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        if (dataDir != null) {
-            try (var files = Files.walk(dataDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (site != null) {
+            site.close();
         }
     }
 

@@ -10,9 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +35,6 @@ import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
 import koma.rules.notation.MoveNotation;
-import koma.server.KomaServer;
-import koma.server.ServerConfig;
 
 /**
  * The web app in a real headless Chromium against the real server (in-process, random port, temporary
@@ -64,18 +59,14 @@ class WebAppBrowserTest {
 
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newHttpClient();
-    private KomaServer server;
-    private Path dataDir;
+    private TestSite site;
     private String base;
     private Browser browser;
 
     @BeforeAll
     void start() throws IOException {
-        assertTrue(Files.isExecutable(Browser.CHROMIUM) && Files.isExecutable(Browser.CHROMEDRIVER),
-                "the browser tests need Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)");
-        dataDir = Files.createTempDirectory("koma-web-test-");
-        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, dataDir, 0, 0, 1));
-        base = "http://127.0.0.1:" + server.port();
+        site = TestSite.start("web", null);
+        base = site.base;
         browser = new Browser(base);
     }
 
@@ -84,21 +75,13 @@ class WebAppBrowserTest {
         if (browser != null) {
             browser.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        if (dataDir != null) {
-            try (var files = Files.walk(dataDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (site != null) {
+            site.close();
         }
     }
 
     private JsonNode game(String id) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/games/" + id))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-        return json.readTree(r.body());
+        return site.game(id);
     }
 
     /**

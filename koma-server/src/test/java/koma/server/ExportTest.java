@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import koma.rules.Position;
 import koma.rules.RuleSet;
@@ -29,6 +31,9 @@ class ExportTest {
     private static final RuleSet CHESS = RuleSet.of("chess");
     /** 2026-01-02 03:04:05 UTC. */
     private static final long T0 = Instant.parse("2026-01-02T03:04:05Z").toEpochMilli();
+
+    @TempDir
+    Path dir;
 
     /**
      * Shogi against the computer (level 3, gote), Fischer 5 min + 3 s: the human's moves take 12 s and 83 s, the
@@ -136,6 +141,28 @@ class ExportTest {
         assertEquals(List.of(T0 + 12_000, T0 + 13_500, T0 + 96_500, T0 + 100_000), r.playedAt());
         for (String format : List.of("pgn", "kif", "csa")) {
             assertEquals(Export.export(s, format, null), Export.export(r, format, null), format);
+        }
+    }
+
+    @Test
+    void aGameWrittenToTheDatabaseAndLoadedBackExportsTheSameRecords() {
+        LiveGame g = LiveGame.create("g1", SHOGI, LiveGame.Mode.COMPUTER, Position.start(SHOGI),
+                new Clock(Clock.Type.FISCHER, 300_000, 3_000, 0, 0), List.of(), 0, 3, "h", "c", T0);
+        List<Database.Write> writes = new ArrayList<>();
+        writes.add(new Database.Write(new LiveGame.Change(g, List.of(), g.snapshot(), null, 0, T0), true));
+        writes.add(new Database.Write(g.move(Seat.FIRST, "c3c4", 0, T0 + 12_000), false));
+        writes.add(new Database.Write(g.computerMove(1, "g7g6", T0 + 13_500), false));
+        writes.add(new Database.Write(g.move(Seat.FIRST, "h3h4", 2, T0 + 96_500), false));
+        writes.add(new Database.Write(g.computerMove(3, "b7b6", T0 + 100_000), false));
+        try (Database db = new Database("jdbc:sqlite:" + dir.resolve("e.db"))) {
+            db.write(writes, 0);
+            LiveGame.Stored stored = db.load("g1");
+            assertEquals(List.of(T0 + 12_000, T0 + 13_500, T0 + 96_500, T0 + 100_000), stored.playedAt());
+            GameSnapshot r = LiveGame.restore(stored, T0 + 200_000).snapshot();
+            for (String format : List.of("pgn", "kif", "csa")) {
+                assertEquals(Export.export(fischerGame().snapshot(), format, null), Export.export(r, format, null),
+                        format);
+            }
         }
     }
 

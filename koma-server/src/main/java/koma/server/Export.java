@@ -145,8 +145,9 @@ final class Export {
     }
 
     /**
-     * CSA V2.2's {@code $TIME_LIMIT:HH:MM+SS} (main time in whole minutes, byoyomi seconds); a Fischer clock has
-     * +00 there and its increment in an {@code 'Increment: 3} line, CSA V2.2 having no increment.
+     * CSA V2.2's {@code $TIME_LIMIT:HH:MM+SS} (main time in whole minutes, byoyomi seconds; CSA standard file
+     * format V2.2, http://www2.computer-shogi.org/protocol/record_v22.html; lishogi writes a byoyomi so too); a
+     * Fischer clock has +00 there and its increment in an {@code 'Increment: 3} line, CSA V2.2 having none.
      */
     private static String csaTime(Clock k) {
         long main = Math.round(k.initialMs / 1000.0) / 60;

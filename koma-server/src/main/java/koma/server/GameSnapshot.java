@@ -17,8 +17,8 @@ import koma.rules.notation.MoveNotation;
  */
 record GameSnapshot(String id, RuleSet rules, LiveGame.Mode mode, String status, String initialFen, Position start,
                     List<String> players, List<String> tokens, Clock clock, Position current, List<String> legalMoves,
-                    List<Map<String, Object>> history, List<Long> playedAt, int drawOffer, Integer winner, String termination, int version,
-                    long createdAt, long updatedAt) {
+                    List<Map<String, Object>> history, List<Long> playedAt, int drawOffer, Integer winner,
+                    String termination, int version, long createdAt, long updatedAt) {
 
     int ply() {
         return history.size();

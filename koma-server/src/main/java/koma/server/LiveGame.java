@@ -554,8 +554,8 @@ final class LiveGame {
 
     private GameSnapshot snap() {
         return new GameSnapshot(id, rules, mode, status, initialFen, start, List.of(players[0], players[1]),
-                Arrays.asList(tokens.clone()), clock.copy(), current, legal, history.view(), history.timesView(), drawOffer,
-                resultWinner, resultTermination, version, createdAt, updatedAt);
+                Arrays.asList(tokens.clone()), clock.copy(), current, legal, history.view(), history.timesView(),
+                drawOffer, resultWinner, resultTermination, version, createdAt, updatedAt);
     }
 
     static String side(int s) {

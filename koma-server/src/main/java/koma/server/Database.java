@@ -377,11 +377,14 @@ final class Database implements AutoCloseable {
         LiveGame.Stored[] out = new LiveGame.Stored[1];
         query(c -> {
             List<String> moves = new ArrayList<>();
-            try (PreparedStatement st = c.prepareStatement("SELECT move FROM moves WHERE game_id = ? ORDER BY ply")) {
+            List<Long> playedAt = new ArrayList<>();
+            try (PreparedStatement st = c.prepareStatement(
+                    "SELECT move, played_at FROM moves WHERE game_id = ? ORDER BY ply")) {
                 st.setString(1, id);
                 try (ResultSet rs = st.executeQuery()) {
                     while (rs.next()) {
                         moves.add(rs.getString(1));
+                        playedAt.add(rs.getLong(2));
                     }
                 }
             }
@@ -419,7 +422,7 @@ final class Database implements AutoCloseable {
                             new String[]{rs.getString("first_player"), rs.getString("second_player")},
                             new String[]{rs.getString("first_token"), rs.getString("second_token")},
                             offer == null ? -1 : offer.equals("first") ? 0 : 1, w, termination, rs.getInt("version"),
-                            rs.getLong("updated_at"), moves);
+                            rs.getLong("updated_at"), moves, playedAt);
                 }
             }
         });

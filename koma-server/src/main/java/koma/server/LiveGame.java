@@ -56,7 +56,10 @@ final class LiveGame {
     private Position current;
     /** The legal moves of {@link #current} as UCI strings, computed once per position. */
     private List<String> legal;
-    /** Per move: its notations and the position after it, as the game JSON lists them. */
+    /**
+     * Per move: its notations and the position after it, as the game JSON lists them, and the epoch ms it was
+     * played at (the stored {@code moves.played_at}; for the game records' move times, not shown in the JSON).
+     */
     private final MoveLog history = new MoveLog();
     /** The destination of the last move (for Japanese notation's 同), -1 before the first. */
     private int previousTo = -1;
@@ -124,7 +127,7 @@ final class LiveGame {
             }
         }
         for (String m : moves) {
-            g.playOnBoard(m);
+            g.playOnBoard(m, now); // stored with the game's creation time, as the database does
         }
         g.game.result().ifPresent(g::setResult);
         if (g.active() && clock.timed()) {
@@ -137,7 +140,7 @@ final class LiveGame {
     /** The stored fields of a game read back from the database ({@link Database#load}). */
     record Stored(String id, RuleSet rules, Mode mode, Position start, Clock clock, long createdAt, String status,
                   String[] players, String[] tokens, int drawOffer, Integer winner, String termination, int version,
-                  long updatedAt, List<String> moves) {
+                  long updatedAt, List<String> moves, List<Long> playedAt) {
     }
 
     /** A game loaded from the database: its moves replayed through the rules core. */
@@ -147,8 +150,8 @@ final class LiveGame {
         g.players[1] = s.players()[1];
         g.tokens[0] = s.tokens()[0];
         g.tokens[1] = s.tokens()[1];
-        for (String m : s.moves()) {
-            g.playOnBoard(m);
+        for (int i = 0; i < s.moves().size(); i++) {
+            g.playOnBoard(s.moves().get(i), s.playedAt().get(i));
         }
         g.status = s.status();
         g.drawOffer = s.drawOffer();
@@ -274,7 +277,7 @@ final class LiveGame {
             throw new FlagFell(c, "the game is over: the " + side(side) + " player ran out of time");
         }
         List<GameEvent> events = new ArrayList<>(3);
-        Map<String, Object> entry = playOnBoard(uci);
+        Map<String, Object> entry = playOnBoard(uci, now);
         game.result().ifPresent(this::setResult);
         if (!finished() && clock.timed()) {
             clock.turnStartedAt = now;
@@ -485,8 +488,8 @@ final class LiveGame {
         };
     }
 
-    /** Plays a UCI move (already validated) on the rules core's game and records its history entry. */
-    private Map<String, Object> playOnBoard(String uci) {
+    /** Plays a UCI move (already validated) on the rules core's game and records its history entry and time. */
+    private Map<String, Object> playOnBoard(String uci, long playedAt) {
         Position before = current;
         int m = MoveNotation.parseUci(before, uci);
         Map<String, Object> e = new LinkedHashMap<>();
@@ -499,7 +502,7 @@ final class LiveGame {
         e.put("fen", Fen.format(current));
         previousTo = Move.to(m);
         Map<String, Object> entry = Collections.unmodifiableMap(e);
-        history.add(entry);
+        history.add(entry, playedAt);
         legal = game.isOver() ? List.of() : legalOf(current);
         return entry;
     }
@@ -551,8 +554,8 @@ final class LiveGame {
 
     private GameSnapshot snap() {
         return new GameSnapshot(id, rules, mode, status, initialFen, start, List.of(players[0], players[1]),
-                Arrays.asList(tokens.clone()), clock.copy(), current, legal, history.view(), drawOffer, resultWinner,
-                resultTermination, version, createdAt, updatedAt);
+                Arrays.asList(tokens.clone()), clock.copy(), current, legal, history.view(), history.timesView(),
+                drawOffer, resultWinner, resultTermination, version, createdAt, updatedAt);
     }
 
     static String side(int s) {
@@ -560,18 +563,42 @@ final class LiveGame {
     }
 
     /**
-     * An append-only list whose views are immutable and cost nothing to take: a view is the backing array and the
-     * size when it was taken; entries below that size are never written again, and growth copies to a new array.
+     * An append-only list of history entries and their times whose views are immutable and cost nothing to take:
+     * a view is the backing array and the size when it was taken; entries below that size are never written again,
+     * and growth copies to a new array.
      */
     private static final class MoveLog {
         private Object[] items = new Object[64];
+        private long[] times = new long[64];
         private int size;
 
-        void add(Map<String, Object> e) {
+        void add(Map<String, Object> e, long playedAt) {
             if (size == items.length) {
                 items = Arrays.copyOf(items, size * 2);
+                times = Arrays.copyOf(times, size * 2);
             }
+            times[size] = playedAt;
             items[size++] = e;
+        }
+
+        /** The epoch ms each move was played at, as a view like {@link #view}. */
+        List<Long> timesView() {
+            long[] a = times;
+            int n = size;
+            return new AbstractList<>() {
+                @Override
+                public Long get(int i) {
+                    if (i < 0 || i >= n) {
+                        throw new IndexOutOfBoundsException(i);
+                    }
+                    return a[i];
+                }
+
+                @Override
+                public int size() {
+                    return n;
+                }
+            };
         }
 
         int size() {

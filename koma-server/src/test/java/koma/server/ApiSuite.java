@@ -337,6 +337,10 @@ abstract class ApiSuite {
         assertTrue(kif.contains("３四歩(33)"), kif);
         String csa = a.get("/api/games/" + id + "/export?format=csa").text();
         assertTrue(csa.contains("+7776FU") && csa.contains("-3334FU"), csa);
+        // the players by readable names (Export.playerName), an untimed game without a time limit
+        assertTrue(kif.contains("\n先手：Hot-seat\n") && kif.contains("\n後手：Hot-seat\n"), kif);
+        assertFalse(kif.contains("持ち時間"), kif);
+        assertTrue(csa.contains("\nN+Hot-seat\nN-Hot-seat\n"), csa);
         // a KIF and a CSA record start new games with those moves
         for (String rec : List.of(kif, csa)) {
             JsonNode copy = a.create("{\"variant\":\"shogi\",\"mode\":\"hotseat\",\"record\":" + Api.JSON.valueToTree(rec) + "}");
@@ -355,6 +359,7 @@ abstract class ApiSuite {
         String pgn = a.get("/api/games/" + chess + "/export?format=pgn").text();
         assertTrue(pgn.contains("1. e4 c5 2. Nf3 *"), pgn);
         assertTrue(pgn.contains("[Result \"*\"]"), pgn);
+        assertTrue(pgn.contains("[White \"Hot-seat\"]") && pgn.contains("[Black \"Hot-seat\"]"), pgn);
         // the exported record starts a new game at its final position, moves kept
         JsonNode fromRecord = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\",\"record\":"
                 + Api.JSON.valueToTree(pgn) + "}");

@@ -18,7 +18,8 @@ import koma.rules.RuleSet;
  *
  * <ul>
  *   <li>Header lines {@code key：value}: {@code 開始日時} (from the tags {@code Date} and {@code Time}), {@code 棋戦}
- *   ({@code Event}), {@code 場所} ({@code Site}), {@code 持ち時間} ({@code TimeControl}), {@code 先手}/{@code 後手}
+ *   ({@code Event}), {@code 場所} ({@code Site}), {@code 持ち時間} ({@code TimeControl}), {@code 秒読み}
+ *   ({@code Byoyomi}: Kakinoki's byoyomi header, {@code 秒読み：30秒}), {@code 先手}/{@code 後手}
  *   ({@code White}/{@code Black}: the first player is sente) and any other tag under its own name.
  *   {@code 手合割：平手} for the start position, the handicap name ({@code 香落ち}, {@code 角落ち},
  *   {@code 飛車落ち}, {@code 二枚落ち} ... {@code 十枚落ち}) for the standard handicaps, else a board diagram (BOD)
@@ -79,6 +80,7 @@ public final class Kif {
         header(sb, "棋戦", tags.remove("Event"));
         header(sb, "場所", tags.remove("Site"));
         header(sb, "持ち時間", tags.remove("TimeControl"));
+        header(sb, "秒読み", tags.remove("Byoyomi"));
         String handicap = null;
         if (g.fromStart()) {
             handicap = "平手";
@@ -253,7 +255,7 @@ public final class Kif {
     private static final Pattern MOVE_TEXT = Pattern.compile(
             "^(同|([１-９1-9])([一二三四五六七八九]))(成香|成桂|成銀|[歩香桂銀金角飛玉王と杏圭全馬龍竜])(.*?)(?:\\((\\d)(\\d)\\))?$");
     private static final Map<String, String> HEADER_TAGS = Map.of("棋戦", "Event", "場所", "Site", "持ち時間",
-            "TimeControl", "先手", "White", "下手", "White", "後手", "Black", "上手", "Black");
+            "TimeControl", "秒読み", "Byoyomi", "先手", "White", "下手", "White", "後手", "Black", "上手", "Black");
     private static final Map<String, String> TERMINATIONS = Map.of("投了", "resignation", "詰み", "checkmate",
             "千日手", "repetition", "持将棋", "impasse", "切れ負け", "time forfeit", "反則勝ち", "illegal move",
             "反則負け", "illegal move", "入玉勝ち", "declaration", "中断", "abandoned", "不詰", "no checkmate");

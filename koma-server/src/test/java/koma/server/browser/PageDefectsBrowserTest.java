@@ -120,4 +120,125 @@ class PageDefectsBrowserTest {
         assertEquals(DARK, fill("e1"));
         assertNotEquals(CHECK, fill("e1"));
     }
+
+    /** The text of the first element matching css now (visible or not), or "". */
+    private String textNow(String css) {
+        Object t = browser.js("const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", css);
+        return t == null ? "" : t.toString();
+    }
+
+    @Test
+    void theChessPromotionDialogNamesThePieces() {
+        browser.newGame("chess", "hotseat", 0, null, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        browser.clickSquare("a7");
+        browser.waitFor("circle.dest[data-dest='a8']");
+        browser.clickSquare("a8");
+        browser.waitFor(".promo-dialog");
+        browser.screenshot("defects-promotion");
+        Object labels = browser.js("return Array.from(document.querySelectorAll('.promo-option')).map(b => b.dataset.promo + '='"
+                + " + b.lastElementChild.textContent + '/' + b.getAttribute('aria-label') + '/' + b.title).sort().join(',');");
+        assertEquals("b=Bishop/Bishop/Bishop,n=Knight/Knight/Knight,q=Queen/Queen/Queen,r=Rook/Rook/Rook", labels);
+        assertEquals("Promote to", textNow(".promo-title"));
+        browser.clickRetrying(".promo-option[data-promo='n']");
+        browser.waiting(20).until(d -> browser.shownPly() == 1);
+        assertEquals("N", browser.pieceOn("a8"));
+    }
+
+    @Test
+    void theComputerDecliningADrawOfferIsSaid() {
+        browser.newGame("chess", "computer", 0, "first", null);
+        browser.clickRetrying("#draw-offer");
+        browser.waiting(30).until(d -> textNow("#game-notice").equals("The computer declined the draw offer."));
+        browser.screenshot("defects-draw-declined");
+        assertEquals("active", browser.waitFor("#status").getAttribute("data-status"));
+        assertTrue(browser.all("#draw-offer").size() == 1, "the offer can be made again");
+        // the player's next move clears the message
+        browser.clickMove("e2e4", "first");
+        browser.waiting(20).until(d -> textNow("#game-notice").isEmpty());
+    }
+
+    @Test
+    void aRefusedActionIsNamedAndTheFieldNameLeftOut() {
+        browser.newGame("chess", "hotseat", 0, null, null);
+        browser.clickRetrying("#claim");
+        browser.waiting(20).until(d -> !textNow("#game-error").isBlank());
+        browser.screenshot("defects-claim-refused");
+        String error = textNow("#game-error");
+        assertEquals("The draw claim was refused:", textNow("#game-error .error-title"), error);
+        assertTrue(textNow("#game-error .error-detail").startsWith("no draw can be claimed"), error);
+        assertTrue(!error.contains("kind:"), error);
+        assertTrue(!error.contains("The request was refused"), error);
+    }
+
+    @Test
+    void impasseIsOfferedOnlyWithBothKingsInTheirZones() {
+        browser.newGame("shogi", "hotseat", 0, null, null);
+        browser.waitFor("#resign");
+        assertTrue(browser.all("#claim").isEmpty(), "no impasse at the start");
+        // the first player's king one step outside its zone (5d), the second's in its own (5i)
+        browser.newGame("shogi", "hotseat", 0, null, "9/9/9/4K4/9/9/9/9/4k4 b - 1");
+        browser.waitFor("#resign");
+        assertTrue(browser.all("#claim").isEmpty(), "no impasse with one king outside its zone");
+        browser.clickMove("e6e7", "first");
+        browser.waiting(20).until(d -> browser.shownPly() == 1);
+        assertEquals("Declare impasse", browser.text("#claim"));
+        browser.screenshot("defects-impasse");
+    }
+
+    @Test
+    void theMoveListHasOneRowPerMoveNumber() {
+        browser.newGame("chess", "hotseat", 0, null, null);
+        String[] moves = {"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1"};
+        for (int i = 0; i < moves.length; i++) {
+            browser.clickMove(moves[i], i % 2 == 0 ? "first" : "second");
+            int ply = i + 1;
+            browser.waiting(20).until(d -> browser.shownPly() == ply);
+        }
+        // a narrow list: a running paragraph would wrap inside the moves
+        browser.js("document.getElementById('move-list').style.width = '10em';");
+        browser.screenshot("defects-move-list");
+        assertEquals("e4 e5 Nf3 Nc6 Bc4 Nf6 d3 Bc5 O-O", browser.texts("#move-list button.mv"));
+        Object bad = browser.js("const list = document.getElementById('move-list');"
+                + " const tops = new Map(Array.from(list.querySelectorAll('.mvno')).map(e => [e.textContent, e]));"
+                + " const out = [];"
+                + " for (const b of list.querySelectorAll('button.mv')) {"
+                + "   const n = Math.ceil(Number(b.dataset.ply) / 2) + '.';"
+                + "   const no = tops.get(n);"
+                + "   if (!no) { out.push('no number ' + n + ' for ' + b.textContent); continue; }"
+                + "   const top = (e) => e.getBoundingClientRect().top;"
+                + "   const bottom = (e) => e.getBoundingClientRect().bottom;"
+                + "   if (Math.abs(no.offsetTop - b.offsetTop) > 3 || bottom(b) <= top(no) || top(b) >= bottom(no))"
+                + "     out.push(n + ' at ' + no.offsetTop + ', ' + b.textContent + ' at ' + b.offsetTop);"
+                + "   if (b.getClientRects().length !== 1) out.push(b.textContent + ' broken over lines');"
+                + " }"
+                + " return out.join('; ');");
+        assertEquals("", bad);
+        assertEquals(5L, browser.js("return document.querySelectorAll('#move-list .mvno').length;"));
+        // the current move is marked, and a click on a move shows it
+        assertEquals("9", browser.js("return document.querySelector('#move-list button.mv.current').dataset.ply;"));
+        browser.clickRetrying("#move-list button.mv[data-ply='4']");
+        browser.waiting(10).until(d -> browser.shownPly() == 4);
+        assertEquals("4", browser.js("return document.querySelector('#move-list button.mv.current').dataset.ply;"));
+        browser.clickRetrying("[data-nav='prev']");
+        browser.waiting(10).until(d -> browser.shownPly() == 3);
+        assertEquals("Nf3", browser.text("#move-list button.mv.current"));
+        // a move made now joins the last row
+        browser.clickRetrying("[data-nav='last']");
+        browser.waiting(10).until(d -> browser.shownPly() == 9);
+        browser.clickMove("d7d6", "second");
+        browser.waiting(20).until(d -> browser.shownPly() == 10);
+        assertEquals(5L, browser.js("return document.querySelectorAll('#move-list .mv-row').length;"));
+        assertEquals("d6", browser.js("return document.querySelector('#move-list .mv-row:last-child button.mv[data-ply=\"10\"]').textContent;"));
+    }
+
+    @Test
+    void aGameTheSecondSideStartsHasAnEmptyFirstCell() {
+        browser.newGame("chess", "hotseat", 0, null, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        browser.clickMove("e7e5", "second");
+        browser.waiting(20).until(d -> browser.shownPly() == 1);
+        browser.clickMove("g1f3", "first");
+        browser.waiting(20).until(d -> browser.shownPly() == 2);
+        assertEquals("1. … e5 2. Nf3", browser.js("return Array.from(document.querySelectorAll('#move-list .mv-row'))"
+                + ".map(r => Array.from(r.children).map(c => c.textContent).filter(s => s).join(' ')).join(' ');"));
+    }
 }

@@ -310,13 +310,18 @@ export class BoardView {
       if (suf === '+') letter = '+' + piece.piece;
       else if (suf) letter = suf.toUpperCase();
       else letter = piece.piece;
-      const label = suf ? t('promo.promote') : t('promo.keep');
+      // a choice of piece (the chess pawn) is named by the piece; shogi's '+' by promoting or not
+      const info = suf && suf !== '+' ? this.info.get(letter) : null;
+      let label;
+      if (info) label = pieceName(info.name, this.family);
+      else label = suf ? t('promo.promote') : t('promo.keep');
       return h('button', { type: 'button', class: 'promo-option', 'data-promo': suf || '=', 'data-move': m, title: label,
-        onclick: () => this.play(m) }, pieceSvg(this.pieceOpts(letter, side), 64), h('span', null, label));
+        'aria-label': label, onclick: () => this.play(m) }, pieceSvg(this.pieceOpts(letter, side), 64), h('span', null, label));
     });
     const cancel = () => { this.closePromotion(); this.selected = null; this.render(); };
-    clear(this.promoLayer, h('div', { class: 'promo-dialog', role: 'dialog', 'aria-label': t('promo.title') },
-      h('div', { class: 'promo-title' }, t('promo.title')),
+    const title = sorted.some((m) => /^[a-z]$/i.test(parseMove(m).suffix)) ? t('promo.choose') : t('promo.title');
+    clear(this.promoLayer, h('div', { class: 'promo-dialog', role: 'dialog', 'aria-label': title },
+      h('div', { class: 'promo-title' }, title),
       h('div', { class: 'promo-options' }, options),
       h('button', { type: 'button', class: 'promo-cancel', onclick: cancel }, t('promo.cancel'))));
   }

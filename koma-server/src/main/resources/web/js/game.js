@@ -5,7 +5,7 @@
 import { api, variantInfo, isShogiFamily } from './api.js';
 import { t, lang } from './i18n.js';
 import { BoardView } from './board.js';
-import { parseFen, boardFromList } from './fen.js';
+import { parseFen, boardFromList, squareIndex } from './fen.js';
 import { GameState } from './gamestate.js';
 import { h, clear } from './dom.js';
 
@@ -34,6 +34,15 @@ function terminationKey(termination) {
 function tOrNull(key, params) {
   const s = t(key, params);
   return s === key ? null : s;
+}
+
+/**
+ * The server's error text without the name of the request field it concerns: "kind: impasse needs ..." ->
+ * "impasse needs ...". The server's texts name the field first (docs/server-api.md); the page names the action.
+ */
+export function errorText(e) {
+  const s = String(e && e.message !== undefined ? e.message : e);
+  return s.replace(/^[a-z][A-Za-z0-9_.[\]]*: /, '');
 }
 
 /** mm:ss (h:mm:ss over an hour, tenths under ten seconds). */
@@ -153,6 +162,7 @@ export class GamePage {
         h('div', { class: 'result', id: 'result', hidden: true }),
         h('div', { class: 'join-box', id: 'join-box', hidden: true }),
         h('p', { class: 'error', id: 'game-error', role: 'alert' }),
+        h('p', { class: 'notice', id: 'game-notice', 'aria-live': 'polite' }),
         h('div', { class: 'actions', id: 'actions' }),
         h('div', { class: 'view-controls' },
           h('button', { type: 'button', id: 'flip' }), ' ',
@@ -305,6 +315,7 @@ export class GamePage {
   changed(c) {
     const g = this.game;
     if (!g || this.destroyed) return;
+    this.noticeDeclinedOffer();
     if (this.viewPly !== null && this.viewPly >= g.ply) this.viewPly = null;
     if (this.lastStatus && this.lastStatus !== 'finished' && g.status === 'finished') this.analysisOn = false;
     this.lastStatus = g.status;
@@ -316,8 +327,9 @@ export class GamePage {
     if (c.position || c.status) this.renderPosition();
     if (c.status) this.renderStatus();
     else if (c.moves) this.renderStatusLine();
-    else if (c.drawOffer) this.renderActions();
-    if (c.seat && !c.status) { this.renderJoin(); this.renderActions(); }
+    if (c.seat && !c.status) this.renderJoin();
+    // a move can bring the kings into their zones (impasse), an event can take an offer back
+    if (!c.status && (c.moves || c.drawOffer || c.seat)) this.renderActions();
     if (c.moves || c.status || c.seat) this.renderBars();
     this.tickClocks();
   }
@@ -485,10 +497,40 @@ export class GamePage {
     box.hidden = !content;
   }
 
+  /**
+   * After the page's player offered a draw to the computer, the offer gone without the game ending is the
+   * computer's refusal (it answers offers itself, or moves instead): said in #game-notice.
+   */
+  noticeDeclinedOffer() {
+    const g = this.game;
+    const prev = this.seenOffer;
+    this.seenOffer = g.drawOffer || null;
+    if (!prev || g.drawOffer || g.status !== 'active' || g.you !== prev) return;
+    const other = prev === 'first' ? 'second' : 'first';
+    if (!String(g.players[other] || '').startsWith('computer')) return;
+    this.showNotice(t('draw.declinedByComputer'));
+  }
+
+  /** True when the royal pieces of both sides stand in their promotion zones (the precondition of impasse). */
+  kingsInZones() {
+    const g = this.game;
+    const zone = this.variant.promotionRanks;
+    const ranks = this.variant.ranks;
+    if (!zone || !Array.isArray(g.board)) return false;
+    const inZone = { first: false, second: false };
+    for (const p of g.board) {
+      if (!this.royals.has(p.piece)) continue;
+      const r = squareIndex(p.square)[1];
+      if (p.side === 'first' ? r >= ranks - zone : r < zone) inZone[p.side] = true;
+    }
+    return inZone.first && inZone.second;
+  }
+
   renderActions() {
     const g = this.game;
     const el = this.q('#actions');
-    if (this.unchanged('actions', g.status, g.you, g.drawOffer, g.you === 'both' ? g.sideToMove : null)) return;
+    const impasse = this.family === 'shogi' && g.status === 'active' && this.kingsInZones();
+    if (this.unchanged('actions', g.status, g.you, g.drawOffer, g.you === 'both' ? g.sideToMove : null, impasse)) return;
     if (g.status !== 'active' || !g.you) { clear(el); return; }
     const mine = g.you === 'both' ? g.sideToMove : g.you;
     const button = (action, id, key) => h('button', { type: 'button', 'data-action': action, id }, t(key));
@@ -501,7 +543,9 @@ export class GamePage {
     } else {
       parts.push(' ', button('offer', 'draw-offer', 'action.offerDraw'));
     }
-    parts.push(' ', this.family === 'shogi' ? button('impasse', 'claim', 'action.claimImpasse') : button('claim', 'claim', 'action.claimDraw'));
+    // the shogi family's claim is the impasse count, offered only while both kings are in their zones
+    if (this.family !== 'shogi') parts.push(' ', button('claim', 'claim', 'action.claimDraw'));
+    else if (impasse) parts.push(' ', button('impasse', 'claim', 'action.claimImpasse'));
     clear(el, parts);
   }
 
@@ -512,17 +556,27 @@ export class GamePage {
     return m.western || m.move;
   }
 
-  /** The nodes of one move-list entry: the move number where one is due, and the move's button. */
-  moveNodes(m, ply) {
-    const out = [];
-    if (this.family === 'chess') {
-      if (this.plyIsFirst(ply)) out.push(h('span', { class: 'mvno' }, this.moveNumber(ply) + '.'));
-      else if (ply === 1) out.push(h('span', { class: 'mvno' }, this.moveNumber(ply) + '…'));
-    } else {
-      out.push(h('span', { class: 'mvno' }, ply + '.'));
-    }
-    out.push(h('button', { type: 'button', class: 'mv', 'data-ply': ply }, this.moveText(m, ply)));
-    return out;
+  /**
+   * The move list's row of move number n (the last row, or a new one appended): the number, the first side's
+   * move, the second side's move.
+   */
+  moveRow(list, n) {
+    const last = list.lastElementChild;
+    if (last && last.dataset.row === String(n)) return last;
+    const row = h('div', { class: 'mv-row', 'data-row': n },
+      h('span', { class: 'mvno' }, n + '.'),
+      h('span', { class: 'mv-cell', 'data-side': 'first' }),
+      h('span', { class: 'mv-cell', 'data-side': 'second' }));
+    list.append(row);
+    return row;
+  }
+
+  /** Puts one move's button into its row and column of the list. */
+  addMove(list, m, ply) {
+    const first = this.plyIsFirst(ply);
+    const row = this.moveRow(list, this.moveNumber(ply));
+    if (!first && ply === 1) clear(row.children[1], h('span', { class: 'mv-skip' }, '…'));
+    clear(row.children[first ? 1 : 2], h('button', { type: 'button', class: 'mv', 'data-ply': ply }, this.moveText(m, ply)));
   }
 
   renderMoves() {
@@ -533,7 +587,8 @@ export class GamePage {
       clear(list, h('span', { class: 'empty' }, t('moves.none')));
       return;
     }
-    clear(list, g.moves.map((m, i) => this.moveNodes(m, i + 1)));
+    clear(list);
+    g.moves.forEach((m, i) => this.addMove(list, m, i + 1));
     this.markCurrentMove();
   }
 
@@ -544,7 +599,7 @@ export class GamePage {
     const have = list.querySelectorAll('button.mv').length;
     if (n <= 0 || have !== g.ply - n) { this.renderMoves(); return; }
     if (have === 0) clear(list);
-    for (let ply = g.ply - n + 1; ply <= g.ply; ply++) list.append(...this.moveNodes(g.moves[ply - 1], ply));
+    for (let ply = g.ply - n + 1; ply <= g.ply; ply++) this.addMove(list, g.moves[ply - 1], ply);
     this.markCurrentMove();
   }
 
@@ -614,14 +669,27 @@ export class GamePage {
     if (el) el.textContent = msg;
   }
 
+  /** A refused request: a heading naming what failed, then the server's reason without its field name. */
+  showFailure(heading, e) {
+    const el = this.q('#game-error');
+    if (el) clear(el, h('strong', { class: 'error-title' }, heading + ':'), ' ', h('span', { class: 'error-detail' }, errorText(e)));
+  }
+
+  /** A message that is no error (the computer declined the draw offer); '' clears it. */
+  showNotice(msg) {
+    const el = this.q('#game-notice');
+    if (el) el.textContent = msg;
+  }
+
   // ---- actions ----
 
   async sendMove(move) {
     this.showError('');
+    this.showNotice('');
     try {
       this.state.receive(await api('POST', this.gamePath('/moves'), { move, ply: this.game.ply }));
     } catch (e) {
-      this.showError(t('error.move', { move }) + ': ' + e.message);
+      this.showFailure(t('error.move', { move }), e);
       this.refresh();
     }
   }
@@ -634,6 +702,7 @@ export class GamePage {
       return;
     }
     this.showError('');
+    this.showNotice('');
     try {
       let answer;
       if (name === 'resign') answer = await api('POST', this.gamePath('/resign'), {});
@@ -642,7 +711,7 @@ export class GamePage {
       else if (name === 'impasse') answer = await api('POST', this.gamePath('/claim'), { kind: 'impasse' });
       if (answer) this.state.receive(answer);
     } catch (e) {
-      this.showError(t('error.action') + ': ' + e.message);
+      this.showFailure(tOrNull('error.action.' + name) ?? t('error.action'), e);
     }
   }
 
@@ -654,7 +723,7 @@ export class GamePage {
       history.replaceState(null, '', '/game/' + encodeURIComponent(this.id));
       this.reconnect();
     } catch (e) {
-      this.showError(t('error.join') + ': ' + e.message);
+      this.showFailure(t('error.join'), e);
     }
   }
 
@@ -772,7 +841,7 @@ export class GamePage {
       a.textContent = t('export.download');
       a.hidden = false;
     } catch (e) {
-      this.showError(t('error.export') + ': ' + e.message);
+      this.showFailure(t('error.export'), e);
     }
   }
 }

@@ -558,15 +558,17 @@ export class GamePage {
 
   /**
    * The move list's row of move number n (the last row, or a new one appended): the number, the first side's
-   * move, the second side's move.
+   * move, the second side's move. The shogi family numbers every ply, as KIF and lishogi do: one move a row.
    */
   moveRow(list, n) {
     const last = list.lastElementChild;
     if (last && last.dataset.row === String(n)) return last;
+    const perPly = this.family === 'shogi';
+    list.classList.toggle('per-ply', perPly);
     const row = h('div', { class: 'mv-row', 'data-row': n },
       h('span', { class: 'mvno' }, n + '.'),
       h('span', { class: 'mv-cell', 'data-side': 'first' }),
-      h('span', { class: 'mv-cell', 'data-side': 'second' }));
+      perPly ? null : h('span', { class: 'mv-cell', 'data-side': 'second' }));
     list.append(row);
     return row;
   }
@@ -574,9 +576,10 @@ export class GamePage {
   /** Puts one move's button into its row and column of the list. */
   addMove(list, m, ply) {
     const first = this.plyIsFirst(ply);
-    const row = this.moveRow(list, this.moveNumber(ply));
-    if (!first && ply === 1) clear(row.children[1], h('span', { class: 'mv-skip' }, '…'));
-    clear(row.children[first ? 1 : 2], h('button', { type: 'button', class: 'mv', 'data-ply': ply }, this.moveText(m, ply)));
+    const perPly = this.family === 'shogi';
+    const row = this.moveRow(list, perPly ? ply : this.moveNumber(ply));
+    if (!perPly && !first && ply === 1) clear(row.children[1], h('span', { class: 'mv-skip' }, '…'));
+    clear(row.children[perPly || first ? 1 : 2], h('button', { type: 'button', class: 'mv', 'data-ply': ply }, this.moveText(m, ply)));
   }
 
   renderMoves() {

@@ -241,4 +241,16 @@ class PageDefectsBrowserTest {
         assertEquals("1. … e5 2. Nf3", browser.js("return Array.from(document.querySelectorAll('#move-list .mv-row'))"
                 + ".map(r => Array.from(r.children).map(c => c.textContent).filter(s => s).join(' ')).join(' ');"));
     }
+
+    @Test
+    void theShogiFamilyNumbersEveryPly() {
+        // KIF and lishogi number each ply: one move a row, 1. 2. 3.
+        browser.newGame("shogi", "hotseat", 0, null, null);
+        browser.clickMove("c3c4", "first");
+        browser.waiting(20).until(d -> browser.shownPly() == 1);
+        browser.clickMove("g7g6", "second");
+        browser.waiting(20).until(d -> browser.shownPly() == 2);
+        assertEquals("1. P-7f 2. P-3d", browser.js("return Array.from(document.querySelectorAll('#move-list .mv-row'))"
+                + ".map(r => Array.from(r.children).map(c => c.textContent).filter(s => s).join(' ')).join(' ');"));
+    }
 }

@@ -5,16 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-
-import koma.server.KomaServer;
-import koma.server.ServerConfig;
 
 /**
  * Defects of the game page seen in what the browser draws: square highlights (selection, last move, check) on
@@ -31,17 +26,13 @@ class PageDefectsBrowserTest {
     private static final String LAST_DARK = "rgb(201, 178, 74)";
     private static final String CHECK = "rgb(240, 106, 106)";
 
-    private KomaServer server;
-    private Path dataDir;
+    private TestSite site;
     private Browser browser;
 
     @BeforeAll
     void start() throws IOException {
-        assertTrue(Files.isExecutable(Browser.CHROMIUM) && Files.isExecutable(Browser.CHROMEDRIVER),
-                "the browser tests need Debian's chromium and chromium-driver");
-        dataDir = Files.createTempDirectory("koma-defects-test-");
-        server = KomaServer.start(new ServerConfig(0, "127.0.0.1", null, dataDir, 0, 0, 1));
-        browser = new Browser("http://127.0.0.1:" + server.port());
+        site = TestSite.start("defects", null);
+        browser = new Browser(site.base);
     }
 
     @AfterAll
@@ -49,13 +40,8 @@ class PageDefectsBrowserTest {
         if (browser != null) {
             browser.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        if (dataDir != null) {
-            try (var files = Files.walk(dataDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (site != null) {
+            site.close();
         }
     }
 

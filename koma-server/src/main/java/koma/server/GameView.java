@@ -140,6 +140,11 @@ final class GameView {
         out.put("startFen", rs.startFen);
         out.put("promotionRanks", rs.promotion.zoneDepth());
         out.put("promotionTrigger", rs.promotion.trigger().name().toLowerCase());
+        // which claims a player may make in this rule set (the page offers only those buttons)
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("draw", rs.endRules.repetition().claimAt() > 0 || rs.endRules.moveRule().claimPlies() > 0);
+        claims.put("impasse", rs.endRules.impasse().count24());
+        out.put("claims", claims);
         List<Map<String, Object>> pieces = new ArrayList<>();
         for (PieceType pt : rs.pieces) {
             Map<String, Object> e = new LinkedHashMap<>();

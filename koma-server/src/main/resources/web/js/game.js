@@ -529,7 +529,8 @@ export class GamePage {
   renderActions() {
     const g = this.game;
     const el = this.q('#actions');
-    const impasse = this.family === 'shogi' && g.status === 'active' && this.kingsInZones();
+    const claims = this.variant.claims || {};
+    const impasse = !!claims.impasse && g.status === 'active' && this.kingsInZones();
     if (this.unchanged('actions', g.status, g.you, g.drawOffer, g.you === 'both' ? g.sideToMove : null, impasse)) return;
     if (g.status !== 'active' || !g.you) { clear(el); return; }
     const mine = g.you === 'both' ? g.sideToMove : g.you;
@@ -543,8 +544,9 @@ export class GamePage {
     } else {
       parts.push(' ', button('offer', 'draw-offer', 'action.offerDraw'));
     }
-    // the shogi family's claim is the impasse count, offered only while both kings are in their zones
-    if (this.family !== 'shogi') parts.push(' ', button('claim', 'claim', 'action.claimDraw'));
+    // the claims the rule set has (GET /api/variants/{id}: claims): a draw by repetition or the move rule, and the
+    // impasse count, offered only while both kings are in their zones
+    if (claims.draw) parts.push(' ', button('claim', 'claim', 'action.claimDraw'));
     else if (impasse) parts.push(' ', button('impasse', 'claim', 'action.claimImpasse'));
     clear(el, parts);
   }

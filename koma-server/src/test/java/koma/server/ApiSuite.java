@@ -53,6 +53,16 @@ abstract class ApiSuite {
         JsonNode list = a.get("/api/variants").json();
         assertEquals(6, list.size());
         JsonNode shogi = a.get("/api/variants/shogi").json();
+        // the claims come from each rule set's end rules: chess's claimable repetition and 50-move rule, shogi's
+        // impasse count, none in Wa shogi (automatic fourfold repetition) or Shodo (automatic threefold)
+        assertTrue(a.get("/api/variants/chess").json().get("claims").get("draw").asBoolean());
+        assertFalse(a.get("/api/variants/chess").json().get("claims").get("impasse").asBoolean());
+        assertTrue(shogi.get("claims").get("impasse").asBoolean());
+        assertFalse(shogi.get("claims").get("draw").asBoolean());
+        for (String v : List.of("washogi", "washogi-drops", "shodo", "shodo-deathmatch")) {
+            JsonNode c = a.get("/api/variants/" + v).json().get("claims");
+            assertFalse(c.get("draw").asBoolean() || c.get("impasse").asBoolean(), v);
+        }
         assertEquals(9, shogi.get("files").asInt());
         JsonNode silver = piece(shogi, "S");
         // silver = FfW: four diagonal steps and one forward step, each moving and capturing

@@ -172,6 +172,19 @@ class PageDefectsBrowserTest {
     }
 
     @Test
+    void onlyTheClaimsTheRuleSetHasAreOffered() {
+        // from GET /api/variants/{id}: claims (chess: a draw; Shodo and Wa shogi: none, their repetitions are automatic)
+        browser.newGame("chess", "hotseat", 0, null, null);
+        browser.waitFor("#resign");
+        assertEquals("Claim a draw", browser.text("#claim"));
+        for (String v : new String[]{"shodo", "washogi"}) {
+            browser.newGame(v, "hotseat", 0, null, null);
+            browser.waitFor("#resign");
+            assertTrue(browser.all("#claim").isEmpty(), v + ": no claim button");
+        }
+    }
+
+    @Test
     void theMoveListHasOneRowPerMoveNumber() {
         browser.newGame("chess", "hotseat", 0, null, null);
         String[] moves = {"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1"};

@@ -8,6 +8,7 @@ import { BoardView } from './board.js';
 import { parseFen, boardFromList, squareIndex } from './fen.js';
 import { GameState } from './gamestate.js';
 import { h, clear } from './dom.js';
+import { navigate } from './main.js';
 
 const PREFS_KEY = 'koma.prefs';
 
@@ -456,8 +457,12 @@ export class GamePage {
       res.hidden = false;
       res.dataset.winner = r.winner || 'none';
       res.dataset.termination = r.termination;
+      // a player of a game against the computer or at one board may start the next one with the same settings
+      const again = g.you && (g.mode === 'computer' || g.mode === 'hotseat')
+        ? h('p', null, h('button', { type: 'button', id: 'again', onclick: () => this.playAgain() }, t('action.again')))
+        : null;
       clear(res, h('strong', null, r.text || ''), ` ${who} (${term})`,
-        EXPLAINED.has(key) ? h('p', { class: 'result-note', 'data-note': key }, t('result.note.' + key)) : null);
+        EXPLAINED.has(key) ? h('p', { class: 'result-note', 'data-note': key }, t('result.note.' + key)) : null, again);
     } else {
       res.hidden = true;
       clear(res);
@@ -687,6 +692,27 @@ export class GamePage {
   }
 
   // ---- actions ----
+
+  /**
+   * A new game with this one's settings: rule set, mode, computer level, the player's side, clock and start
+   * position (when it was not the rule set's own); then opens it.
+   */
+  async playAgain() {
+    const g = this.game;
+    const body = { variant: g.variant, mode: g.mode, color: g.you === 'second' ? 'second' : 'first' };
+    const computer = [g.players.first, g.players.second].find((p) => String(p).startsWith('computer:'));
+    if (computer) body.level = Number(computer.split(':')[1]);
+    const c = g.clock || { type: 'none' };
+    if (c.type === 'fischer') body.clock = { type: 'fischer', initialMs: c.initialMs, incrementMs: c.incrementMs };
+    else if (c.type === 'byoyomi') body.clock = { type: 'byoyomi', initialMs: c.initialMs, byoyomiMs: c.byoyomiMs, periods: c.periods };
+    if (g.initialFen && g.initialFen !== this.variant.startFen) body.fen = g.initialFen;
+    try {
+      const created = await api('POST', '/api/games', body);
+      navigate('/game/' + encodeURIComponent(created.id));
+    } catch (e) {
+      this.showFailure(t('error.action.again'), e);
+    }
+  }
 
   async sendMove(move) {
     this.showError('');

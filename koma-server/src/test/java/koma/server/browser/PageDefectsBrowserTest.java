@@ -252,4 +252,23 @@ class PageDefectsBrowserTest {
         assertEquals("1. P-7f 2. P-3d", browser.js("return Array.from(document.querySelectorAll('#move-list .mv-row'))"
                 + ".map(r => Array.from(r.children).map(c => c.textContent).filter(s => s).join(' ')).join(' ');"));
     }
+
+    @Test
+    void aFinishedGameOffersANewOneWithTheSameSettings() throws Exception {
+        // a game against the computer from a set-up position, as the second player: the next one keeps all of that
+        String fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+        String first = browser.newGame("chess", "computer", 2, "second", fen);
+        browser.waitFor("#resign").click();
+        browser.waitFor("#resign.confirm").click();
+        browser.waitFor("#again").click();
+        browser.waiting(20).until(d -> d.getCurrentUrl().contains("/game/") && !d.getCurrentUrl().contains(first));
+        browser.waitFor("svg.board");
+        String url = browser.driver.getCurrentUrl();
+        com.fasterxml.jackson.databind.JsonNode next = site.game(url.substring(url.indexOf("/game/") + 6));
+        assertEquals("chess", next.get("variant").asText());
+        assertEquals("computer", next.get("mode").asText());
+        assertEquals("computer:2", next.get("players").get("first").asText());
+        assertEquals(fen, next.get("initialFen").asText());
+        assertEquals("active", next.get("status").asText());
+    }
 }

@@ -158,6 +158,10 @@ final class GameView {
             }
             e.put("promotesTo", promotes.isEmpty() ? null : promotes.size() == 1 ? promotes.get(0) : promotes);
             e.put("promoted", pt.promoted());
+            // the rules a rules page states about this piece: must promote on the last ranks, nifu, uchifuzume
+            e.put("forcedRanks", pt.canPromote() ? pt.forcedRanks() : 0);
+            e.put("dropOneFile", rs.drops && pt.dropOneFile());
+            e.put("dropNoMate", rs.drops && pt.dropNoMate());
             List<Map<String, Object>> moves = new ArrayList<>();
             for (PieceDiagram.Step s : PieceDiagram.of(pt)) {
                 Map<String, Object> m = new LinkedHashMap<>();

@@ -78,7 +78,7 @@ export class RulesPage {
         h('h2', null, pieceName(p.name, family) + ' ', h('span', { class: 'letter' }, p.letter)),
         h('div', { class: 'card-body' }, diagramSvg(p, pieceGroup(optsK), reach),
           h('div', { class: 'card-side' }, pieceSvg(optsK, 54), family === 'shogi' ? pieceSvg(optsI, 54) : null,
-            h('div', { class: 'betza', title: 'Betza' }, p.betza),
+            h('details', { class: 'betza' }, h('summary', { title: t('rules.betzaTitle') }, 'Betza'), h('code', null, p.betza)),
             promos.length ? h('div', { class: 'promotes' }, t('rules.promotesTo', { name: promos.map((q) => pieceName(q.name, family)).join(', ') })) : null,
             p.royal ? h('div', { class: 'royal' }, t('rules.royal')) : null)));
     });
@@ -86,8 +86,30 @@ export class RulesPage {
       h('h1', null, t('variant.' + v.id)),
       h('p', { class: 'rules-summary' }, t('rules.board', { files: v.files, ranks: v.ranks }) + ' '
         + (v.drops ? t('rules.drops.yes') : t('rules.drops.no')) + ' ' + t('rules.text.' + v.id)),
+      this.ruleList(v, family),
       h('p', { class: 'legend' }, legend),
       h('div', { class: 'piece-cards' }, cards)));
+  }
+
+  /**
+   * The rules the rule set's data states beyond the moves: pieces that must promote on the last ranks, nifu and
+   * uchifuzume for drops, and the impasse count (GET /api/variants/{id}: pieces[].forcedRanks, dropOneFile,
+   * dropNoMate; claims.impasse). Null when there are none.
+   */
+  ruleList(v, family) {
+    const items = [];
+    for (const p of v.pieces) {
+      const name = pieceName(p.name, family);
+      if (p.forcedRanks > 0) {
+        const key = (v.drops ? 'rules.forcedDrop' : 'rules.forced') + (p.forcedRanks === 1 ? '1' : '');
+        items.push(['forced', t(key, { name, n: p.forcedRanks })]);
+      }
+      if (p.dropOneFile) items.push(['nifu', t('rules.nifu', { name })]);
+      if (p.dropNoMate) items.push(['uchifuzume', t('rules.uchifuzume', { name })]);
+    }
+    if (v.claims && v.claims.impasse) items.push(['impasse', t('rules.impasse')]);
+    if (!items.length) return null;
+    return h('ul', { class: 'rules-list' }, items.map(([k, text]) => h('li', { 'data-rule': k }, text)));
   }
 
   relabel() {

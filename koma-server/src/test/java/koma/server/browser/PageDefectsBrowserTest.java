@@ -271,4 +271,26 @@ class PageDefectsBrowserTest {
         assertEquals(fen, next.get("initialFen").asText());
         assertEquals("active", next.get("status").asText());
     }
+
+    @Test
+    void theShogiRulesPageStatesNifuUchifuzumeAndImpasseAndHidesBetza() {
+        // from the rule set's data: the pawn's one-file and no-mate drop rules, forced promotions, the impasse claim
+        browser.open("/rules/shogi");
+        browser.waitFor(".piece-card");
+        String rules = browser.texts(".rules-list li");
+        assertTrue(rules.contains("Nifu: a Pawn may not be dropped"), rules);
+        assertTrue(rules.contains("Uchifuzume: a Pawn may not be dropped to give checkmate"), rules);
+        assertTrue(rules.contains("Impasse:"), rules);
+        assertTrue(rules.contains("A Knight must promote on the last 2 ranks, and may not be dropped there."), rules);
+        assertTrue(rules.contains("A Pawn must promote on the last rank, and may not be dropped there."), rules);
+        // Betza is there for engine authors, folded away
+        assertEquals(0L, browser.js("return Array.from(document.querySelectorAll('details.betza')).filter(d => d.open).length;"));
+        assertTrue((Long) browser.js("return document.querySelectorAll('details.betza code').length;") > 0);
+        browser.screenshot("defects-rules-shogi");
+        // Wa shogi without drops has no drop rules and no impasse
+        browser.open("/rules/washogi");
+        browser.waitFor(".piece-card");
+        String wa = browser.texts(".rules-list li");
+        assertTrue(!wa.contains("Nifu") && !wa.contains("Impasse"), wa);
+    }
 }

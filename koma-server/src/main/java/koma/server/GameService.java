@@ -54,7 +54,10 @@ final class GameService implements AutoCloseable {
     private final Database db;
     private final ServerConfig.Limits limits;
     private final ConcurrentHashMap<String, LiveGame> games = new ConcurrentHashMap<>();
-    /** Per client: the ids of the unfinished games it created (pruned when at the cap). */
+    /**
+     * Per client: the ids of the unfinished games it created (pruned when at the cap); a client with none has no
+     * entry, so the map is bounded by the live games.
+     */
     private final ConcurrentHashMap<String, Set<String>> byCreator = new ConcurrentHashMap<>();
     /** Changes queued for the writer per game: a game with some is never unloaded. */
     private final ConcurrentHashMap<String, AtomicInteger> unwritten = new ConcurrentHashMap<>();
@@ -210,13 +213,18 @@ final class GameService implements AutoCloseable {
 
     /** Creates a game for a client (its key counts its unfinished games). */
     Seated create(NewGame req, String client) {
-        Set<String> mine = byCreator.computeIfAbsent(client, k -> ConcurrentHashMap.newKeySet());
-        if (mine.size() >= limits.gamesPerClient()) {
-            mine.removeIf(id -> {
-                LiveGame g = games.get(id);
-                return g != null ? g.snapshot().finished() : !"active".equals(db.status(id)) && !"waiting".equals(db.status(id));
+        Set<String> mine = byCreator.get(client);
+        if (mine != null && mine.size() >= limits.gamesPerClient()) {
+            // at the cap: forget the games that ended meanwhile (those unloaded from memory are asked of the database)
+            mine = byCreator.computeIfPresent(client, (k, set) -> {
+                set.removeIf(id -> {
+                    LiveGame g = games.get(id);
+                    String status = g != null ? g.snapshot().status() : db.status(id);
+                    return !"active".equals(status) && !"waiting".equals(status);
+                });
+                return set.isEmpty() ? null : set;
             });
-            if (mine.size() >= limits.gamesPerClient()) {
+            if (mine != null && mine.size() >= limits.gamesPerClient()) {
                 throw new GameError(GameError.Kind.TOO_MANY, "games: you have " + mine.size()
                         + " unfinished games, the limit per client; finish or resign one first", 60);
             }
@@ -236,7 +244,7 @@ final class GameService implements AutoCloseable {
         synchronized (g) {
             games.put(g.id, g);
             if (!g.finished()) {
-                mine.add(g.id);
+                byCreator.computeIfAbsent(client, k -> ConcurrentHashMap.newKeySet()).add(g.id);
             }
             f = submit(new LiveGame.Change(g, List.of(), g.snapshot(), null, g.ply(), now), true);
             afterChange(g);
@@ -329,10 +337,11 @@ final class GameService implements AutoCloseable {
     /** After any change or load: the flag timer, the computer's turn, the creator's count. Monitor held. */
     private void afterChange(LiveGame g) {
         if (g.finished() && g.creator != null) {
-            Set<String> mine = byCreator.get(g.creator);
-            if (mine != null) {
-                mine.remove(g.id);
-            }
+            // a client without unfinished games leaves the map, so it holds only clients that have some
+            byCreator.computeIfPresent(g.creator, (k, set) -> {
+                set.remove(g.id);
+                return set.isEmpty() ? null : set;
+            });
         }
         scheduleFlag(g);
         scheduleComputer(g);

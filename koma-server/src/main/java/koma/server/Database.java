@@ -196,6 +196,11 @@ final class Database implements AutoCloseable {
                         }
                     }
                 }
+                for (Write w : writes) {
+                    if (endsRated(w.change())) {
+                        rate(c, w.change());
+                    }
+                }
                 if (aliveAt > 0) {
                     beat.setLong(1, aliveAt);
                     if (beat.executeUpdate() == 0) {
@@ -216,6 +221,61 @@ final class Database implements AutoCloseable {
             }
         }
 
+        /** True for the change that ended a rated game with a result (an aborted game is not rated). */
+        private static boolean endsRated(LiveGame.Change ch) {
+            GameSnapshot s = ch.snapshot();
+            if (!s.rated() || !s.finished() || s.winner() == LiveGame.NO_RESULT) {
+                return false;
+            }
+            for (GameEvent e : ch.events()) {
+                if (e.type.equals("status")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Both players' new Glicko-2 ratings in the game's rule set, in the transaction that stores the result: the
+         * writer is the only thread that changes ratings, so two games ending at once cannot lose an update.
+         */
+        private void rate(Connection c, LiveGame.Change ch) throws SQLException {
+            GameSnapshot s = ch.snapshot();
+            String variant = s.rules().id;
+            String[] users = {s.accounts().get(0).userId(), s.accounts().get(1).userId()};
+            Glicko2.Rating[] before = {Accounts.rating(c, users[0], variant), Accounts.rating(c, users[1], variant)};
+            double score = s.winner() == 0 ? 1 : s.winner() == 1 ? 0 : 0.5;
+            Glicko2.Rating[] after = Glicko2.game(before[0], before[1], score);
+            int[] diffs = new int[2];
+            for (int side = 0; side < 2; side++) {
+                try (PreparedStatement st = c.prepareStatement("INSERT INTO ratings (user_id, variant, rating, deviation,"
+                        + " volatility, games, updated_at) VALUES (?,?,?,?,?,1,?) ON CONFLICT (user_id, variant) DO UPDATE"
+                        + " SET rating = excluded.rating, deviation = excluded.deviation,"
+                        + " volatility = excluded.volatility, games = ratings.games + 1, updated_at = excluded.updated_at")) {
+                    st.setString(1, users[side]);
+                    st.setString(2, variant);
+                    st.setDouble(3, after[side].rating());
+                    st.setDouble(4, after[side].deviation());
+                    st.setDouble(5, after[side].volatility());
+                    st.setLong(6, ch.at());
+                    st.executeUpdate();
+                }
+                try (PreparedStatement st = c.prepareStatement("INSERT INTO rating_history (game_id, user_id, variant,"
+                        + " rating_before, rating_after, deviation_after, at) VALUES (?,?,?,?,?,?,?)")) {
+                    st.setString(1, s.id());
+                    st.setString(2, users[side]);
+                    st.setString(3, variant);
+                    st.setDouble(4, before[side].rating());
+                    st.setDouble(5, after[side].rating());
+                    st.setDouble(6, after[side].deviation());
+                    st.setLong(7, ch.at());
+                    st.executeUpdate();
+                }
+                diffs[side] = (int) (Math.round(after[side].rating()) - Math.round(before[side].rating()));
+            }
+            ch.game().ratingDiffs = diffs;
+        }
+
         @Override
         public void close() {
             for (AutoCloseable a : new AutoCloseable[]{insertGame, insertMove, updateGame, beat, c}) {
@@ -232,11 +292,13 @@ final class Database implements AutoCloseable {
             + " first_player, second_player, first_token, second_token, clock_type, clock_initial_ms,"
             + " clock_increment_ms, clock_byoyomi_ms, clock_periods, first_ms, second_ms, first_periods,"
             + " second_periods, turn_started_at, ply, draw_offer, result_winner, result_termination,"
-            + " created_at, updated_at, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+            + " created_at, updated_at, version, first_user, second_user, rated)"
+            + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
     private static final String UPDATE_GAME = "UPDATE games SET status = ?, first_token = ?, second_token = ?,"
             + " first_ms = ?, second_ms = ?, first_periods = ?, second_periods = ?, turn_started_at = ?, ply = ?,"
-            + " draw_offer = ?, result_winner = ?, result_termination = ?, updated_at = ?, version = ? WHERE id = ?";
+            + " draw_offer = ?, result_winner = ?, result_termination = ?, updated_at = ?, version = ?,"
+            + " first_user = ?, second_user = ? WHERE id = ?";
 
     private static void bindGame(PreparedStatement st, GameSnapshot s) throws SQLException {
         Clock k = s.clock();
@@ -266,6 +328,14 @@ final class Database implements AutoCloseable {
         st.setLong(24, s.createdAt());
         st.setLong(25, s.updatedAt());
         st.setInt(26, s.version());
+        st.setString(27, userId(s, 0));
+        st.setString(28, userId(s, 1));
+        st.setInt(29, s.rated() ? 1 : 0);
+    }
+
+    private static String userId(GameSnapshot s, int side) {
+        PlayerAccount a = s.accounts().get(side);
+        return a == null ? null : a.userId();
     }
 
     private static void bindUpdate(PreparedStatement st, GameSnapshot s) throws SQLException {
@@ -284,7 +354,9 @@ final class Database implements AutoCloseable {
         st.setString(12, s.termination());
         st.setLong(13, s.updatedAt());
         st.setInt(14, s.version());
-        st.setString(15, s.id());
+        st.setString(15, userId(s, 0));
+        st.setString(16, userId(s, 1));
+        st.setString(17, s.id());
     }
 
     private static void bindMove(PreparedStatement st, String id, int ply, String move, long at) throws SQLException {
@@ -336,6 +408,22 @@ final class Database implements AutoCloseable {
     List<String> stale(long waitingBefore, long idleBefore, int limit) {
         return ids("SELECT id FROM games WHERE (status = 'waiting' AND updated_at < ?)"
                 + " OR (status = 'active' AND turn_started_at IS NULL AND updated_at < ?)", List.of(waitingBefore, idleBefore), limit);
+    }
+
+    /** Runs {@code w} in one transaction on a pooled connection (rolled back when it throws). */
+    void transaction(Work w) {
+        query(c -> {
+            c.setAutoCommit(false);
+            try {
+                w.run(c);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        });
     }
 
     private List<String> ids(String sql, List<Long> args, int limit) {
@@ -422,19 +510,84 @@ final class Database implements AutoCloseable {
                             new String[]{rs.getString("first_player"), rs.getString("second_player")},
                             new String[]{rs.getString("first_token"), rs.getString("second_token")},
                             offer == null ? -1 : offer.equals("first") ? 0 : 1, w, termination, rs.getInt("version"),
-                            rs.getLong("updated_at"), moves, playedAt);
+                            rs.getLong("updated_at"), moves, playedAt,
+                            new PlayerAccount[]{seated(c, id, rules.id, rs.getString("first_user")),
+                                    seated(c, id, rules.id, rs.getString("second_user"))},
+                            rs.getInt("rated") == 1, null);
+                }
+            }
+            if (out[0] != null && out[0].rated() && out[0].termination() != null) {
+                int[] diffs = ratingDiffs(c, id, out[0].accounts());
+                if (diffs != null) {
+                    LiveGame.Stored s = out[0];
+                    out[0] = new LiveGame.Stored(s.id(), s.rules(), s.mode(), s.start(), s.clock(), s.createdAt(),
+                            s.status(), s.players(), s.tokens(), s.drawOffer(), s.winner(), s.termination(), s.version(),
+                            s.updatedAt(), s.moves(), s.playedAt(), s.accounts(), s.rated(), diffs);
                 }
             }
         });
         return out[0];
     }
 
+    /**
+     * The account seated in a stored game, with its rating before the game when the game was rated and ended (from
+     * its rating history), else its rating now; null for no account.
+     */
+    private static PlayerAccount seated(Connection c, String gameId, String variant, String userId) throws SQLException {
+        if (userId == null) {
+            return null;
+        }
+        String name = null;
+        boolean bot = false;
+        try (PreparedStatement st = c.prepareStatement("SELECT name, bot FROM users WHERE id = ?")) {
+            st.setString(1, userId);
+            try (ResultSet rs = st.executeQuery()) {
+                if (rs.next()) {
+                    name = rs.getString(1);
+                    bot = rs.getInt(2) == 1;
+                }
+            }
+        }
+        try (PreparedStatement st = c.prepareStatement(
+                "SELECT rating_before FROM rating_history WHERE game_id = ? AND user_id = ?")) {
+            st.setString(1, gameId);
+            st.setString(2, userId);
+            try (ResultSet rs = st.executeQuery()) {
+                if (rs.next()) {
+                    return new PlayerAccount(userId, name, (int) Math.round(rs.getDouble(1)), false, bot);
+                }
+            }
+        }
+        Glicko2.Rating r = Accounts.rating(c, userId, variant);
+        return new PlayerAccount(userId, name, (int) Math.round(r.rating()), r.provisional(), bot);
+    }
+
+    /** Each side's rating change in a rated game that ended, from the rating history; null when not rated yet. */
+    private static int[] ratingDiffs(Connection c, String gameId, PlayerAccount[] accounts) throws SQLException {
+        int[] diffs = new int[2];
+        for (int side = 0; side < 2; side++) {
+            try (PreparedStatement st = c.prepareStatement(
+                    "SELECT rating_before, rating_after FROM rating_history WHERE game_id = ? AND user_id = ?")) {
+                st.setString(1, gameId);
+                st.setString(2, accounts[side].userId());
+                try (ResultSet rs = st.executeQuery()) {
+                    if (!rs.next()) {
+                        return null;
+                    }
+                    diffs[side] = (int) (Math.round(rs.getDouble(2)) - Math.round(rs.getDouble(1)));
+                }
+            }
+        }
+        return diffs;
+    }
+
     /** Work on a connection that may throw SQLException. */
-    private interface Work {
+    interface Work {
         void run(Connection c) throws SQLException;
     }
 
-    private void query(Work w) {
+    /** Runs {@code w} on a pooled connection in auto-commit mode; SQL errors become IllegalStateException. */
+    void query(Work w) {
         try (Connection c = pool.getConnection()) {
             w.run(c);
         } catch (SQLException e) {

@@ -158,6 +158,11 @@ final class Feed {
         }
     }
 
+    /** The client keys with an open game connection. */
+    Set<String> clients() {
+        return perClient.keySet();
+    }
+
     int connections() {
         return total.get();
     }

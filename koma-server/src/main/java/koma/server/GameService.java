@@ -252,6 +252,55 @@ final class GameService implements AutoCloseable {
         return new Seated(g, token, f);
     }
 
+    /** A game made in the lobby with both seats taken: its seat tokens per side, and the join's commit. */
+    record Paired(LiveGame game, String[] tokens, CompletableFuture<LiveGame.Change> committed) {
+    }
+
+    /**
+     * A game between two players of the lobby: a friend game created with the first side's seat and joined at once
+     * by the second, with the accounts seated (null for a guest) and rated when asked. Lobby games do not count
+     * toward a client's games (the lobby bounds seeks itself).
+     */
+    Paired pair(NewGame req, PlayerAccount first, PlayerAccount second, boolean rated) {
+        requireWriterRoom();
+        makeRoom();
+        long now = System.currentTimeMillis();
+        String[] tokens = {newToken(), newToken()};
+        LiveGame g = LiveGame.create(newId(), req.rules(), LiveGame.Mode.FRIEND, req.start(), req.clock(), req.moves(),
+                0, 0, hash(tokens[0]), null, now);
+        g.seatAccounts(first, second, rated);
+        CompletableFuture<LiveGame.Change> f;
+        synchronized (g) {
+            games.put(g.id, g);
+            submit(new LiveGame.Change(g, List.of(), g.snapshot(), null, g.ply(), now), true);
+            f = apply(g, x -> x.join(Seat.NONE, hash(tokens[1]), now));
+        }
+        return new Paired(g, tokens, f);
+    }
+
+    /** Seats the caller's account on the sides it holds (see {@link LiveGame#claimSeat}). */
+    CompletableFuture<LiveGame.Change> claimSeat(LiveGame g, Seat seat, Accounts accounts, Accounts.User user) {
+        PlayerAccount a = accounts.seat(user, g.rules.id);
+        return apply(g, x -> x.claimSeat(seat, a, System.currentTimeMillis()));
+    }
+
+    /**
+     * The games being played now between two people (friend games whose clock runs or that moved in the last
+     * minute), most recently changed first, at most {@code limit}.
+     */
+    List<GameSnapshot> playingNow(int limit) {
+        long recent = System.currentTimeMillis() - 60_000;
+        List<GameSnapshot> out = new ArrayList<>();
+        for (LiveGame g : games.values()) {
+            GameSnapshot s = g.snapshot();
+            if (s.mode() == LiveGame.Mode.FRIEND && s.active() && (s.clock().running() || s.updatedAt() > recent)) {
+                out.add(s);
+            }
+        }
+        out.sort(Comparator.comparingLong(GameSnapshot::updatedAt).reversed());
+        return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+    }
+
     /** Gives the free seat of a friend game to the caller. */
     Seated join(LiveGame g, Seat seat) {
         String token = newToken();

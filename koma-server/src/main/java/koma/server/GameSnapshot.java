@@ -13,12 +13,15 @@ import koma.rules.notation.MoveNotation;
  * feed sends on connect. Taken by {@link LiveGame} under its lock at no cost proportional to the game's length
  * ({@code history} is a view of an append-only log; {@code current} and {@code clock} are never changed after).
  * {@code playedAt} holds the epoch ms of each move ({@code moves.played_at}; the moves a game was created with have
- * its creation time), a view of the same log, for the game records' move times.
+ * its creation time), a view of the same log, for the game records' move times. {@code accounts} holds the
+ * account seated on each side (null for a guest or the computer); {@code rated} says whether the game's result
+ * moves their ratings.
  */
 record GameSnapshot(String id, RuleSet rules, LiveGame.Mode mode, String status, String initialFen, Position start,
                     List<String> players, List<String> tokens, Clock clock, Position current, List<String> legalMoves,
                     List<Map<String, Object>> history, List<Long> playedAt, int drawOffer, Integer winner,
-                    String termination, int version, long createdAt, long updatedAt) {
+                    String termination, int version, long createdAt, long updatedAt, List<PlayerAccount> accounts,
+                    boolean rated) {
 
     int ply() {
         return history.size();

@@ -36,6 +36,13 @@ final class GameView {
 
     /** The game as {@code GET /api/games/{id}} returns it, for a seat, from a snapshot (no lock needed). */
     static Map<String, Object> game(GameSnapshot g, Seat seat, long now) {
+        return game(g, seat, now, null);
+    }
+
+    /**
+     * The game with each side's rating change once it ended rated ({@code diffs}, null otherwise).
+     */
+    static Map<String, Object> game(GameSnapshot g, Seat seat, long now, int[] diffs) {
         Position p = g.current();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", g.id());
@@ -48,6 +55,8 @@ final class GameView {
         players.put("first", g.players().get(0));
         players.put("second", g.players().get(1));
         out.put("players", players);
+        out.put("accounts", accounts(g.accounts(), diffs));
+        out.put("rated", g.rated());
         out.put("initialFen", g.initialFen());
         out.put("fen", Fen.format(p));
         out.put("ply", g.ply());
@@ -61,6 +70,31 @@ final class GameView {
         out.put("clock", g.clock().view(g.active() ? p.sideToMove() : -1, now));
         out.put("drawOffer", LiveGame.side(g.drawOffer()));
         out.put("result", result(g.winner(), g.termination()));
+        return out;
+    }
+
+    /**
+     * The accounts per side as the API shows them: {@code {"name", "rating", "provisional", "bot"}} and, after a
+     * rated game, {@code "diff"}; null for a guest or the computer; a deleted account shows {@code "name": null}.
+     */
+    static List<Map<String, Object>> accounts(List<PlayerAccount> accounts, int[] diffs) {
+        List<Map<String, Object>> out = new ArrayList<>(2);
+        for (int side = 0; side < 2; side++) {
+            PlayerAccount a = accounts.get(side);
+            if (a == null) {
+                out.add(null);
+                continue;
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", a.name());
+            m.put("rating", a.rating());
+            m.put("provisional", a.provisional());
+            m.put("bot", a.bot());
+            if (diffs != null) {
+                m.put("diff", diffs[side]);
+            }
+            out.add(m);
+        }
         return out;
     }
 

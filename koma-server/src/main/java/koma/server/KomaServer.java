@@ -53,11 +53,17 @@ public final class KomaServer implements AutoCloseable {
     private final ClientAddress clients;
     private final List<String> origins;
     private final Javalin app;
+    private final Accounts accounts;
+    private final History history;
+    private final Lobby lobby;
 
     private KomaServer(ServerConfig cfg) {
         db = new Database(cfg.jdbcUrl());
         feed = new Feed(json, cfg.limits());
         games = new GameService(db, cfg.engineThreads(), cfg.limits(), feed);
+        accounts = new Accounts(db, new PasswordHasher());
+        history = new History(db);
+        lobby = new Lobby(json, games, accounts, feed);
         limiter = new RateLimiter(cfg.ratePerSecond(), cfg.rateBurst());
         clients = new ClientAddress(cfg.trustedProxies());
         origins = cfg.origins();
@@ -107,7 +113,7 @@ public final class KomaServer implements AutoCloseable {
         app.post("/api/games", this::create);
         app.get("/api/games/{id}", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
-            ctx.json(GameView.game(g.snapshot(), seat(ctx, g), System.currentTimeMillis()));
+            ctx.json(GameView.game(g.snapshot(), seat(ctx, g), System.currentTimeMillis(), g.ratingDiffs));
         });
         app.post("/api/games/{id}/join", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
@@ -115,6 +121,11 @@ public final class KomaServer implements AutoCloseable {
             GameService.Seated s = games.join(g, seat(ctx, g));
             LiveGame.Change c = s.committed().join();
             setSeatCookie(ctx, g.id, s.token());
+            Accounts.User user = user(ctx);
+            if (user != null) {
+                LiveGame.Change seated = games.claimSeat(g, GameService.seatOf(g, s.token()), accounts, user).join();
+                c = seated != null ? seated : c;
+            }
             ctx.json(GameView.game(c.snapshot(), GameService.seatOf(g, s.token()), System.currentTimeMillis()));
         });
         app.post("/api/games/{id}/moves", ctx -> {
@@ -124,6 +135,8 @@ public final class KomaServer implements AutoCloseable {
             int ply = b.integer("ply", true, 0, 100_000, 0);
             answerEvents(ctx, g, games.move(g, seat(ctx, g), move, ply));
         });
+        accountRoutes();
+        lobbyRoutes();
         seatAction("resign", null, (g, seat, value) -> games.resign(g, seat));
         seatAction("draw", "action", games::draw);
         seatAction("claim", "kind", games::claim);
@@ -189,6 +202,10 @@ public final class KomaServer implements AutoCloseable {
         app.get("/", StaticFiles::index);
         app.get("/game/{id}", StaticFiles::index);
         app.get("/rules/{variant}", StaticFiles::index);
+        app.get("/lobby", StaticFiles::index);
+        app.get("/@/{name}", StaticFiles::index);
+        app.get("/account", StaticFiles::index);
+        app.get("/games", StaticFiles::index);
         app.get("/*", ctx -> {
             if (ctx.path().startsWith("/api/")) {
                 throw ApiException.notFound("no such API endpoint: GET " + ctx.path());
@@ -447,6 +464,11 @@ public final class KomaServer implements AutoCloseable {
         }
         GameService.Seated s = games.create(new GameService.NewGame(rs, mode, color, level, clock, start, moves), client(ctx));
         LiveGame.Change c = s.committed().join(); // answered once the new game is committed
+        Accounts.User user = user(ctx);
+        if (user != null && mode != LiveGame.Mode.HOTSEAT) {
+            LiveGame.Change seated = games.claimSeat(s.game(), GameService.seatOf(s.game(), s.token()), accounts, user).join();
+            c = seated != null ? seated : c;
+        }
         setSeatCookie(ctx, s.game().id, s.token());
         Map<String, Object> view = GameView.game(c.snapshot(), GameService.seatOf(s.game(), s.token()),
                 System.currentTimeMillis());
@@ -496,11 +518,235 @@ public final class KomaServer implements AutoCloseable {
         return games.inMemory();
     }
 
+    // ---- accounts and profiles ----
+
+    /** The session cookie's name. */
+    static final String SESSION_COOKIE = "koma_session";
+
+    /** The signed-in account of a request (session cookie, or {@code Authorization: Bearer} API token), or null. */
+    private Accounts.User user(Context ctx) {
+        String auth = ctx.header("Authorization");
+        if (auth != null && auth.startsWith("Bearer ")) {
+            Accounts.User u = accounts.byToken(auth.substring(7).strip());
+            if (u == null) {
+                throw new ApiException(401, "Authorization: unknown or revoked API token");
+            }
+            return u;
+        }
+        return accounts.bySession(ctx.cookie(SESSION_COOKIE));
+    }
+
+    private Accounts.User requireUser(Context ctx) {
+        Accounts.User u = user(ctx);
+        if (u == null) {
+            throw new ApiException(401, "sign in first");
+        }
+        return u;
+    }
+
+    private void setSession(Context ctx, String token, long maxAgeS) {
+        ctx.res().addHeader("Set-Cookie", SESSION_COOKIE + "=" + token + "; Path=/; Max-Age=" + maxAgeS
+                + "; HttpOnly; SameSite=Lax" + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
+    }
+
+    private static Map<String, Object> me(Accounts.User u) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("name", u == null ? null : u.name());
+        m.put("bot", u != null && u.bot());
+        m.put("createdAt", u == null ? null : u.createdAt());
+        return m;
+    }
+
+    private void accountRoutes() {
+        app.get("/api/account", ctx -> ctx.json(me(user(ctx))));
+        app.post("/api/account/signup", ctx -> {
+            Body b = body(ctx);
+            Accounts.Session s = accounts.signup(b.string("name", true, 64), b.string("password", true, 1024), client(ctx));
+            setSession(ctx, s.token(), Accounts.SESSION_MS / 1000);
+            ctx.status(201).json(me(s.user()));
+        });
+        app.post("/api/account/login", ctx -> {
+            Body b = body(ctx);
+            Accounts.Session s = accounts.login(b.string("name", true, 64), b.string("password", true, 1024), client(ctx));
+            setSession(ctx, s.token(), Accounts.SESSION_MS / 1000);
+            ctx.json(me(s.user()));
+        });
+        app.post("/api/account/logout", ctx -> {
+            body(ctx);
+            accounts.logout(ctx.cookie(SESSION_COOKIE));
+            setSession(ctx, "", 0);
+            ctx.json(me(null));
+        });
+        app.post("/api/account/password", ctx -> {
+            Body b = body(ctx);
+            Accounts.User u = requireUser(ctx);
+            Accounts.Session s = accounts.changePassword(u, b.string("current", true, 1024), b.string("password", true, 1024));
+            setSession(ctx, s.token(), Accounts.SESSION_MS / 1000);
+            ctx.json(me(u));
+        });
+        app.post("/api/account/delete", ctx -> {
+            Body b = body(ctx);
+            accounts.delete(requireUser(ctx), b.string("password", true, 1024));
+            setSession(ctx, "", 0);
+            ctx.json(me(null));
+        });
+        app.get("/api/account/tokens", ctx -> ctx.json(Map.of("tokens", accounts.tokens(requireUser(ctx)))));
+        app.post("/api/account/tokens", ctx -> {
+            Body b = body(ctx);
+            String label = b.string("label", false, 40);
+            ctx.status(201).json(Map.of("token", accounts.createToken(requireUser(ctx), label == null ? "token" : label)));
+        });
+        app.post("/api/account/tokens/{id}/revoke", ctx -> {
+            body(ctx);
+            accounts.revokeToken(requireUser(ctx), ctx.pathParam("id"));
+            ctx.json(Map.of("tokens", accounts.tokens(requireUser(ctx))));
+        });
+        app.post("/api/games/{id}/account", ctx -> {
+            LiveGame g = games.get(ctx.pathParam("id"));
+            body(ctx);
+            Accounts.User u = requireUser(ctx);
+            LiveGame.Change c = games.claimSeat(g, seat(ctx, g), accounts, u).join();
+            ctx.json(GameView.game(c == null ? g.snapshot() : c.snapshot(), seat(ctx, g), System.currentTimeMillis(),
+                    g.ratingDiffs));
+        });
+        app.get("/api/games", ctx -> {
+            String ids = ctx.queryParam("ids");
+            List<String> list = ids == null || ids.isBlank() ? List.of() : List.of(ids.split(","));
+            ctx.json(Map.of("games", history.summaries(list)));
+        });
+        app.get("/api/users/{name}", ctx -> {
+            Accounts.User u = profileUser(ctx);
+            Map<String, Object> m = me(u);
+            m.put("ratings", history.ratings(u.id()));
+            ctx.json(m);
+        });
+        app.get("/api/users/{name}/games", ctx -> {
+            Accounts.User u = profileUser(ctx);
+            Integer page = queryInt(ctx, "page");
+            if (page != null && (page < 0 || page > 100_000)) {
+                throw ApiException.badRequest("page: must be from 0 to 100000");
+            }
+            ctx.json(history.games(u.id(), ctx.queryParam("variant"), ctx.queryParam("result"), page == null ? 0 : page));
+        });
+        app.get("/api/users/{name}/rating-history", ctx -> {
+            Accounts.User u = profileUser(ctx);
+            String variant = ctx.queryParam("variant");
+            if (variant == null || !RuleSet.IDS.contains(variant)) {
+                throw ApiException.badRequest("variant: one of " + String.join(", ", RuleSet.IDS));
+            }
+            ctx.json(Map.of("variant", variant, "points", history.ratingHistory(u.id(), variant)));
+        });
+    }
+
+    private Accounts.User profileUser(Context ctx) {
+        Accounts.User u = accounts.byName(ctx.pathParam("name"));
+        if (u == null) {
+            throw ApiException.notFound("no player named '" + ctx.pathParam("name") + "'");
+        }
+        return u;
+    }
+
+    // ---- the lobby ----
+
+    private void lobbyRoutes() {
+        app.get("/api/lobby", ctx -> ctx.json(Map.of("games", lobby.gamesNow(), "online", lobby.online(),
+                "poolClocks", Lobby.POOL_CLOCKS)));
+        app.post("/api/lobby/seeks", ctx -> {
+            Body b = body(ctx);
+            boolean rated = b.node().path("rated").asBoolean(false);
+            String color = b.string("color", false, 16);
+            Lobby.Seek s = lobby.seek(b.string("sri", true, 64), user(ctx), b.string("variant", true, 32),
+                    b.string("clock", true, 16), rated, color == null ? "random" : color);
+            ctx.status(201).json(s.json());
+        });
+        app.post("/api/lobby/seeks/{id}/cancel", ctx -> {
+            Body b = body(ctx);
+            lobby.cancel(b.string("sri", true, 64), ctx.pathParam("id"));
+            ctx.json(Map.of("cancelled", ctx.pathParam("id")));
+        });
+        app.post("/api/lobby/seeks/{id}/accept", ctx -> {
+            body(ctx);
+            Lobby.Pairing p = lobby.accept(ctx.pathParam("id"), user(ctx), client(ctx));
+            setSeatCookie(ctx, p.gameId(), p.token());
+            ctx.json(Map.of("game", p.gameId()));
+        });
+        app.post("/api/lobby/pool", ctx -> {
+            Body b = body(ctx);
+            String game = lobby.joinPool(b.string("sri", true, 64), user(ctx), strings(b, "variants"),
+                    strings(b, "clocks"), b.node().path("rated").asBoolean(false));
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("game", game);
+            ctx.json(m);
+        });
+        app.post("/api/lobby/pool/leave", ctx -> {
+            Body b = body(ctx);
+            lobby.leavePool(b.string("sri", true, 64));
+            ctx.json(Map.of("waiting", false));
+        });
+        app.post("/api/lobby/seat", ctx -> {
+            Body b = body(ctx);
+            String game = b.string("game", true, 32);
+            setSeatCookie(ctx, game, lobby.takeSeat(b.string("sri", true, 64), game));
+            ctx.json(Map.of("game", game));
+        });
+        app.wsBeforeUpgrade("/ws/lobby", ctx -> {
+            RequestGuard.HEADERS.forEach(ctx::header);
+            String refusal = RequestGuard.webSocketRefusal(ctx.header("Origin"), ctx.header("Host"), ctx.scheme(), origins);
+            if (refusal != null) {
+                throw new ApiException(403, refusal);
+            }
+            String client = client(ctx);
+            long wait = limiter.acquire(client);
+            if (wait > 0) {
+                ctx.header("Retry-After", String.valueOf(wait));
+                throw new ApiException(429, "too many requests; retry after " + wait + " s");
+            }
+            String full = lobby.refusal(client);
+            if (full != null) {
+                throw new ApiException(429, full);
+            }
+        });
+        app.ws("/ws/lobby", ws -> {
+            ws.onConnect(ctx -> {
+                String client = clients.keyOfLines(remote(ctx.session.getRemoteAddress()),
+                        ctx.session.getUpgradeRequest().getHeaders("X-Forwarded-For"));
+                lobby.connect(ctx, client, accounts.bySession(ctx.cookie(SESSION_COOKIE)));
+            });
+            ws.onMessage(ctx -> {
+                String text = ctx.message();
+                if (text.length() < 200 && text.replace(" ", "").contains("\"type\":\"ping\"")) {
+                    Feed.reply(ctx, "{\"type\":\"pong\"}");
+                } else {
+                    Feed.reply(ctx, "{\"type\":\"error\",\"error\":\"type: only ping messages are understood\"}");
+                }
+            });
+            ws.onClose(lobby::disconnect);
+            ws.onError(lobby::disconnect);
+        });
+    }
+
+    /** A body field that is a list of at most 16 short strings. */
+    private static List<String> strings(Body b, String name) {
+        JsonNode v = b.node().get(name);
+        if (v == null || !v.isArray() || v.size() > 16) {
+            throw ApiException.badRequest(name + ": must be a list of at most 16 strings");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode x : v) {
+            if (!x.isTextual() || x.asText().length() > 32) {
+                throw ApiException.badRequest(name + ": must be a list of strings of at most 32 characters");
+            }
+            out.add(x.asText());
+        }
+        return out;
+    }
+
     @Override
     public void close() {
         try {
             app.stop();
         } finally {
+            lobby.close();
             games.close();
             db.close();
         }

@@ -46,6 +46,15 @@ final class LiveGame {
     private final String[] players = new String[2];
     /** SHA-256 hex of each seat's token, null while free. */
     private final String[] tokens = new String[2];
+    /** The account seated on each side, null for a guest or the computer. */
+    private final PlayerAccount[] accounts = new PlayerAccount[2];
+    /** Whether the result moves the accounts' ratings (fixed at creation: both sides seated accounts). */
+    private boolean rated;
+    /**
+     * Each side's rating change once a rated game ended, set by the writer in the commit that stored it (for the
+     * game view; null before).
+     */
+    volatile int[] ratingDiffs;
     private final Clock clock;
     final long createdAt;
     /** The client key of the creator (for the per-client cap), null for a game loaded from the database. */
@@ -140,7 +149,51 @@ final class LiveGame {
     /** The stored fields of a game read back from the database ({@link Database#load}). */
     record Stored(String id, RuleSet rules, Mode mode, Position start, Clock clock, long createdAt, String status,
                   String[] players, String[] tokens, int drawOffer, Integer winner, String termination, int version,
-                  long updatedAt, List<String> moves, List<Long> playedAt) {
+                  long updatedAt, List<String> moves, List<Long> playedAt, PlayerAccount[] accounts, boolean rated,
+                  int[] ratingDiffs) {
+    }
+
+    /**
+     * Seats accounts in a game just created, before its first change is submitted (the lobby's games: both sides
+     * are accounts, and a rated seek makes the game rated).
+     */
+    void seatAccounts(PlayerAccount first, PlayerAccount second, boolean rated) {
+        if (rated && (first == null || second == null)) {
+            throw GameError.invalid("rated: a rated game needs an account on each side");
+        }
+        accounts[0] = first;
+        accounts[1] = second;
+        this.rated = rated;
+        snapshot = snap();
+    }
+
+    /**
+     * Seats {@code account} on the sides {@code seat} holds that have none yet (a signed-in player joining, or a
+     * guest who signs up claiming the games of their browser). A seat already held by another account is refused.
+     */
+    Change claimSeat(Seat seat, PlayerAccount account, long now) {
+        if (seat == Seat.NONE) {
+            throw GameError.forbidden("you hold no seat in this game");
+        }
+        boolean changed = false;
+        for (int side = 0; side < 2; side++) {
+            if (!seat.holds(side)) {
+                continue;
+            }
+            if (accounts[side] != null && !accounts[side].userId().equals(account.userId())) {
+                throw GameError.conflict("the " + side(side) + " seat already belongs to another account");
+            }
+            if (accounts[side] == null && mode != Mode.HOTSEAT) {
+                accounts[side] = account;
+                changed = true;
+            }
+        }
+        if (!changed) {
+            return null;
+        }
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("accounts", GameView.accounts(Arrays.asList(accounts.clone()), null));
+        return change(List.of(new GameEvent("players", ++version, e)), null, now);
     }
 
     /** A game loaded from the database: its moves replayed through the rules core. */
@@ -150,6 +203,10 @@ final class LiveGame {
         g.players[1] = s.players()[1];
         g.tokens[0] = s.tokens()[0];
         g.tokens[1] = s.tokens()[1];
+        g.accounts[0] = s.accounts()[0];
+        g.accounts[1] = s.accounts()[1];
+        g.rated = s.rated();
+        g.ratingDiffs = s.ratingDiffs();
         for (int i = 0; i < s.moves().size(); i++) {
             g.playOnBoard(s.moves().get(i), s.playedAt().get(i));
         }
@@ -555,7 +612,8 @@ final class LiveGame {
     private GameSnapshot snap() {
         return new GameSnapshot(id, rules, mode, status, initialFen, start, List.of(players[0], players[1]),
                 Arrays.asList(tokens.clone()), clock.copy(), current, legal, history.view(), history.timesView(),
-                drawOffer, resultWinner, resultTermination, version, createdAt, updatedAt);
+                drawOffer, resultWinner, resultTermination, version, createdAt, updatedAt,
+                Arrays.asList(accounts.clone()), rated);
     }
 
     static String side(int s) {

@@ -33,9 +33,16 @@ final class Api {
     final String base;
     final CookieManager cookies = new CookieManager();
     final HttpClient http;
+    /** The address this client claims through X-Forwarded-For (a server trusting 127.0.0.1 keys it so), or null. */
+    final String address;
 
     Api(int port) {
+        this(port, null);
+    }
+
+    Api(int port, String address) {
         this.base = "http://127.0.0.1:" + port;
+        this.address = address;
         this.http = HttpClient.newBuilder().cookieHandler(cookies).connectTimeout(Duration.ofSeconds(10)).build();
     }
 
@@ -49,6 +56,9 @@ final class Api {
     }
 
     Answer send(HttpRequest.Builder b) {
+        if (address != null) {
+            b.header("X-Forwarded-For", address);
+        }
         try {
             HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
             return new Answer(r.statusCode(), r.body(), r);

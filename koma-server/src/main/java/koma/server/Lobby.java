@@ -1,0 +1,519 @@
+package koma.server;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.javalin.websocket.WsContext;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+
+/**
+ * The lobby (docs/server-api.md, "Lobby"): who is here (a WebSocket per page, {@code /ws/lobby}), the open seeks,
+ * the quick-pairing pool, and the games being played now. A seek belongs to the lobby connection that made it and
+ * vanishes when that connection closes. Accepting a seek, or two compatible pool entries meeting, creates a game
+ * with both seats taken ({@link GameService#pair}); the seeker's page learns it from its connection ({@code paired})
+ * and takes its seat with {@link #takeSeat}. All state is guarded by this object's monitor; every collection is
+ * bounded (the constants below, documented in the API's Limits table).
+ */
+final class Lobby implements AutoCloseable {
+    /** Lobby connections in all, per client, messages unread per connection. */
+    static final int MAX_MEMBERS = 5_000, MEMBERS_PER_CLIENT = 8, QUEUE = 64;
+    /** Open seeks per connection and in all. */
+    static final int SEEKS_PER_MEMBER = 3, MAX_SEEKS = 1_000;
+    /** Games listed as being played now. */
+    static final int GAMES_SHOWN = 20;
+    /** How often the games-now list and the online count are sent when they changed, ms. */
+    static final long BROADCAST_MS = 2_000;
+    /** How long a paired seeker has to take its seat, ms. */
+    static final long SEAT_MS = 120_000;
+    /** The clocks offered for quick pairing: minutes+increment seconds (Fischer) or minutes|byoyomi seconds. */
+    static final List<String> POOL_CLOCKS = List.of("1+0", "3+2", "5+3", "10+5", "15+10", "30+20", "10|30", "30|60");
+    private static final Pattern CLOCK = Pattern.compile("(\\d{1,3})([+|])(\\d{1,3})");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** One lobby connection: its secret id (sri), its client key and account, its seeks and pool entry. */
+    static final class Member {
+        final String sri;
+        final Outbox out;
+        final String client;
+        final Accounts.User user;
+        final Set<String> seeks = new LinkedHashSet<>();
+        PoolEntry pool;
+
+        Member(String sri, Outbox out, String client, Accounts.User user) {
+            this.sri = sri;
+            this.out = out;
+            this.client = client;
+            this.user = user;
+        }
+    }
+
+    /** An open seek as the lobby lists it; {@code color} is the seeker's side: first, second or random. */
+    record Seek(String id, String sri, String userId, String name, Integer rating, boolean provisional, String variant,
+                String clock, boolean rated, String color, long createdAt) {
+        Map<String, Object> json() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", id);
+            m.put("variant", variant);
+            m.put("clock", clock);
+            m.put("rated", rated);
+            m.put("color", color);
+            m.put("name", name);
+            m.put("rating", rating);
+            m.put("provisional", provisional);
+            return m;
+        }
+    }
+
+    /** A player waiting in the quick-pairing pool: the rule sets and clocks they would play. */
+    record PoolEntry(Member member, List<String> variants, List<String> clocks, boolean rated, long since) {
+    }
+
+    /** A game made in the lobby, for a member: its id and the seat token the member takes. */
+    record Pairing(String gameId, String token) {
+    }
+
+    private final ObjectMapper json;
+    private final GameService games;
+    private final Accounts accounts;
+    private final Feed feed;
+    private final Map<WsContext, Member> byCtx = new ConcurrentHashMap<>();
+    private final Map<String, Member> bySri = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> perClient = new ConcurrentHashMap<>();
+    private final LinkedHashMap<String, Seek> seeks = new LinkedHashMap<>();
+    private final List<PoolEntry> pool = new ArrayList<>();
+    /** sri + ":" + game id → the seat token waiting to be taken, and when it expires. */
+    private final Map<String, Object[]> seats = new LinkedHashMap<>();
+    private final ScheduledExecutorService timer;
+    private String lastGames = "", lastOnline = "";
+
+    Lobby(ObjectMapper json, GameService games, Accounts accounts, Feed feed) {
+        this.json = json;
+        this.games = games;
+        this.accounts = accounts;
+        this.feed = feed;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "koma-lobby");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::broadcastNow, BROADCAST_MS, BROADCAST_MS, TimeUnit.MILLISECONDS);
+    }
+
+    // ---- connections ----
+
+    /** Null when a client may open another lobby connection, else why not. */
+    String refusal(String client) {
+        AtomicInteger n = perClient.get(client);
+        if (n != null && n.get() >= MEMBERS_PER_CLIENT) {
+            return "lobby: " + MEMBERS_PER_CLIENT + " connections from one client at most";
+        }
+        if (byCtx.size() >= MAX_MEMBERS) {
+            return "lobby: the server holds " + MAX_MEMBERS + " lobby connections, its limit";
+        }
+        return null;
+    }
+
+    /** A new lobby connection: sent its sri, the seeks, the games being played and the online count. */
+    void connect(WsContext ctx, String client, Accounts.User user) {
+        AtomicInteger n = perClient.computeIfAbsent(client, k -> new AtomicInteger());
+        if (n.incrementAndGet() > MEMBERS_PER_CLIENT || byCtx.size() >= MAX_MEMBERS) {
+            if (n.decrementAndGet() <= 0) {
+                perClient.remove(client, n);
+            }
+            ctx.closeSession(Feed.TOO_MANY, "too many connections");
+            return;
+        }
+        Member m = new Member(newSri(), new Outbox(ctx, QUEUE), client, user);
+        byCtx.put(ctx, m);
+        bySri.put(m.sri, m);
+        Map<String, Object> hello = new LinkedHashMap<>();
+        hello.put("type", "hello");
+        hello.put("sri", m.sri);
+        hello.put("you", user == null ? null : user.name());
+        synchronized (this) {
+            hello.put("seeks", seeks.values().stream().map(Seek::json).toList());
+            if (!lastGames.isEmpty()) {
+                hello.put("games", gamesNow());
+            }
+            hello.put("online", online());
+            hello.put("poolClocks", POOL_CLOCKS);
+            m.out.send(write(hello));
+        }
+    }
+
+    /** A lobby connection closed: its seeks and pool entry go. */
+    void disconnect(WsContext ctx) {
+        Member m = byCtx.remove(ctx);
+        if (m == null) {
+            return;
+        }
+        m.out.close();
+        bySri.remove(m.sri, m);
+        AtomicInteger n = perClient.get(m.client);
+        if (n != null && n.decrementAndGet() <= 0) {
+            perClient.remove(m.client, n);
+        }
+        synchronized (this) {
+            for (String id : new ArrayList<>(m.seeks)) {
+                removeSeek(id);
+            }
+            if (m.pool != null) {
+                pool.remove(m.pool);
+                m.pool = null;
+            }
+        }
+    }
+
+    private Member member(String sri) {
+        Member m = sri == null ? null : bySri.get(sri);
+        if (m == null || m.out.closed()) {
+            throw GameError.conflict("sri: no open lobby connection with this id; reload the lobby");
+        }
+        return m;
+    }
+
+    // ---- seeks ----
+
+    /** Posts a seek for the lobby connection {@code sri}; rated seeks need an account. */
+    synchronized Seek seek(String sri, Accounts.User user, String variant, String clock, boolean rated, String color) {
+        Member m = member(sri);
+        requireSameAccount(m, user);
+        RuleSet rules = ruleSet(variant);
+        parseClock(clock);
+        if (!List.of("first", "second", "random").contains(color)) {
+            throw GameError.invalid("color: must be first, second or random, got '" + color + "'");
+        }
+        if (rated && user == null) {
+            throw GameError.forbidden("rated: sign in to post a rated seek");
+        }
+        if (m.seeks.size() >= SEEKS_PER_MEMBER) {
+            throw GameError.tooMany("seeks: " + SEEKS_PER_MEMBER + " open seeks per player at most; cancel one first");
+        }
+        if (seeks.size() >= MAX_SEEKS) {
+            throw new GameError(GameError.Kind.UNAVAILABLE, "seeks: the lobby holds " + MAX_SEEKS + " seeks, its limit", 10);
+        }
+        PlayerAccount a = user == null ? null : accounts.seat(user, rules.id);
+        Seek s = new Seek(newId(), m.sri, user == null ? null : user.id(), a == null ? null : a.name(),
+                a == null ? null : a.rating(), a != null && a.provisional(), rules.id, clock, rated, color,
+                System.currentTimeMillis());
+        seeks.put(s.id(), s);
+        m.seeks.add(s.id());
+        broadcast(Map.of("type", "seekAdded", "seek", s.json()));
+        return s;
+    }
+
+    /** Cancels one of the connection's seeks. */
+    synchronized void cancel(String sri, String seekId) {
+        Member m = member(sri);
+        if (!m.seeks.contains(seekId)) {
+            throw GameError.notFound("seek: you have no open seek '" + seekId + "'");
+        }
+        removeSeek(seekId);
+    }
+
+    private void removeSeek(String id) {
+        Seek s = seeks.remove(id);
+        if (s != null) {
+            Member m = bySri.get(s.sri());
+            if (m != null) {
+                m.seeks.remove(id);
+            }
+            broadcast(Map.of("type", "seekRemoved", "id", id));
+        }
+    }
+
+    /**
+     * Accepts a seek: the first to accept gets the game, a later one is told the seek is gone. Returns the game and
+     * the acceptor's seat token; the seeker hears {@code paired} on its connection.
+     */
+    Pairing accept(String seekId, Accounts.User user, String client) {
+        Seek s;
+        synchronized (this) {
+            s = seeks.get(seekId);
+            if (s == null) {
+                throw GameError.notFound("seek: '" + seekId + "' is no longer open");
+            }
+            Member seeker = bySri.get(s.sri());
+            if (user != null && user.id().equals(s.userId()) || user == null && seeker != null
+                    && seeker.user == null && seeker.client.equals(client)) {
+                throw GameError.conflict("seek: you cannot accept your own seek");
+            }
+            if (s.rated() && user == null) {
+                throw GameError.forbidden("rated: sign in to accept a rated seek");
+            }
+            removeSeek(seekId);
+        }
+        RuleSet rules = RuleSet.of(s.variant());
+        int seekerSide = switch (s.color()) {
+            case "first" -> 0;
+            case "second" -> 1;
+            default -> RANDOM.nextInt(2);
+        };
+        Accounts.User seekerUser = s.userId() == null ? null : new Accounts.User(s.userId(), s.name(), false, 0);
+        Accounts.User[] users = seekerSide == 0 ? new Accounts.User[]{seekerUser, user} : new Accounts.User[]{user, seekerUser};
+        GameService.Paired p = games.pair(new GameService.NewGame(rules, LiveGame.Mode.FRIEND, "first", 0,
+                parseClock(s.clock()), Position.start(rules), List.of()), seat(users[0], rules), seat(users[1], rules), s.rated());
+        p.committed().join();
+        offerSeat(s.sri(), p.game().id, p.tokens()[seekerSide]);
+        return new Pairing(p.game().id, p.tokens()[seekerSide ^ 1]);
+    }
+
+    private PlayerAccount seat(Accounts.User u, RuleSet rules) {
+        return u == null ? null : accounts.seat(u, rules.id);
+    }
+
+    // ---- quick pairing ----
+
+    /**
+     * Puts the connection in the pool with the rule sets and clocks it would play: it is paired at once with the first
+     * compatible waiting player (a rule set and a clock in common, both rated or both casual), else it waits.
+     * Returns the game id when paired now, else null; either way both players hear {@code paired}.
+     */
+    String joinPool(String sri, Accounts.User user, List<String> variants, List<String> clocks, boolean rated) {
+        if (variants.isEmpty() || variants.size() > RuleSet.IDS.size()) {
+            throw GameError.invalid("variants: tick at least one rule set");
+        }
+        for (String v : variants) {
+            ruleSet(v);
+        }
+        if (clocks.isEmpty() || clocks.size() > POOL_CLOCKS.size()) {
+            throw GameError.invalid("clocks: tick at least one clock");
+        }
+        for (String c : clocks) {
+            if (!POOL_CLOCKS.contains(c)) {
+                throw GameError.invalid("clocks: '" + c + "' is not a pool clock; pool clocks: " + String.join(", ", POOL_CLOCKS));
+            }
+        }
+        if (rated && user == null) {
+            throw GameError.forbidden("rated: sign in to play rated games");
+        }
+        PoolEntry partner;
+        PoolEntry mine;
+        String variant = null, clock = null;
+        synchronized (this) {
+            Member m = member(sri);
+            requireSameAccount(m, user);
+            if (m.pool != null) {
+                pool.remove(m.pool);
+            }
+            mine = new PoolEntry(m, List.copyOf(new LinkedHashSet<>(variants)), List.copyOf(new LinkedHashSet<>(clocks)),
+                    rated, System.currentTimeMillis());
+            partner = null;
+            for (PoolEntry e : pool) {
+                if (e.rated() != rated || e.member() == m || user != null && e.member().user != null
+                        && e.member().user.id().equals(user.id())) {
+                    continue;
+                }
+                variant = e.variants().stream().filter(mine.variants()::contains).findFirst().orElse(null);
+                clock = e.clocks().stream().filter(mine.clocks()::contains).findFirst().orElse(null);
+                if (variant != null && clock != null) {
+                    partner = e;
+                    break;
+                }
+            }
+            if (partner == null) {
+                pool.add(mine);
+                m.pool = mine;
+                m.out.send(write(Map.of("type", "pool", "waiting", true)));
+                return null;
+            }
+            pool.remove(partner);
+            partner.member().pool = null;
+        }
+        RuleSet rules = RuleSet.of(variant);
+        int partnerSide = RANDOM.nextInt(2);
+        Member[] side = partnerSide == 0 ? new Member[]{partner.member(), mine.member()} : new Member[]{mine.member(), partner.member()};
+        GameService.Paired p = games.pair(new GameService.NewGame(rules, LiveGame.Mode.FRIEND, "first", 0,
+                parseClock(clock), Position.start(rules), List.of()), seat(side[0].user, rules), seat(side[1].user, rules), rated);
+        p.committed().join();
+        offerSeat(side[0].sri, p.game().id, p.tokens()[0]);
+        offerSeat(side[1].sri, p.game().id, p.tokens()[1]);
+        return p.game().id;
+    }
+
+    /** Leaves the pool. */
+    synchronized void leavePool(String sri) {
+        Member m = member(sri);
+        if (m.pool != null) {
+            pool.remove(m.pool);
+            m.pool = null;
+        }
+        m.out.send(write(Map.of("type", "pool", "waiting", false)));
+    }
+
+    // ---- seats of paired games ----
+
+    /** Keeps a seat token for a member and tells its connection the game is ready. */
+    private synchronized void offerSeat(String sri, String gameId, String token) {
+        long now = System.currentTimeMillis();
+        seats.values().removeIf(v -> (long) v[1] < now);
+        while (seats.size() >= 2 * MAX_MEMBERS) {
+            Iterator<String> it = seats.keySet().iterator();
+            it.next();
+            it.remove();
+        }
+        seats.put(sri + ":" + gameId, new Object[]{token, now + SEAT_MS});
+        Member m = bySri.get(sri);
+        if (m != null) {
+            m.out.send(write(Map.of("type", "paired", "game", gameId)));
+        }
+    }
+
+    /** The seat token waiting for the member {@code sri} in a game made in the lobby (once), or a refusal. */
+    synchronized String takeSeat(String sri, String gameId) {
+        Object[] v = sri == null || gameId == null ? null : seats.remove(sri + ":" + gameId);
+        if (v == null || (long) v[1] < System.currentTimeMillis()) {
+            throw GameError.notFound("seat: no seat waits for this lobby connection in game '" + gameId + "'");
+        }
+        return (String) v[0];
+    }
+
+    // ---- games now, online count ----
+
+    /** The games being played now, most recently moved first (at most {@link #GAMES_SHOWN}). */
+    List<Map<String, Object>> gamesNow() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (GameSnapshot s : games.playingNow(GAMES_SHOWN)) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", s.id());
+            m.put("variant", s.rules().id);
+            m.put("rated", s.rated());
+            m.put("accounts", GameView.accounts(s.accounts(), null));
+            m.put("ply", s.ply());
+            m.put("clock", clockText(s.clock()));
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** Distinct clients on a lobby or game connection. */
+    int online() {
+        Set<String> clients = new HashSet<>(perClient.keySet());
+        clients.addAll(feed.clients());
+        return clients.size();
+    }
+
+    /** Sends the games-now list and the online count to every lobby connection when they changed. */
+    private void broadcastNow() {
+        try {
+            String g = write(Map.of("type", "games", "games", gamesNow()));
+            String o = write(Map.of("type", "online", "count", online()));
+            synchronized (this) {
+                if (!g.equals(lastGames)) {
+                    lastGames = g;
+                    sendAll(g);
+                }
+                if (!o.equals(lastOnline)) {
+                    lastOnline = o;
+                    sendAll(o);
+                }
+            }
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(Lobby.class).warn("lobby broadcast failed", e);
+        }
+    }
+
+    private void broadcast(Map<String, Object> message) {
+        sendAll(write(message));
+    }
+
+    private void sendAll(String text) {
+        for (Member m : byCtx.values()) {
+            m.out.send(text);
+        }
+    }
+
+    // ---- helpers ----
+
+    /** A lobby connection acts only for the account it was opened with (a signed-out page cannot seek as it). */
+    private static void requireSameAccount(Member m, Accounts.User user) {
+        String a = m.user == null ? null : m.user.id(), b = user == null ? null : user.id();
+        if (a == null ? b != null : !a.equals(b)) {
+            throw GameError.conflict("sri: this lobby connection was opened " + (a == null ? "signed out" : "signed in")
+                    + "; reload the lobby");
+        }
+    }
+
+    private static RuleSet ruleSet(String variant) {
+        if (variant == null || !RuleSet.IDS.contains(variant)) {
+            throw GameError.invalid("variant: unknown rule set '" + variant + "'; known: " + String.join(", ", RuleSet.IDS));
+        }
+        return RuleSet.of(variant);
+    }
+
+    /**
+     * A lobby clock: {@code M+S} (Fischer: M minutes, S seconds added per move) or {@code M|S} (byoyomi: M minutes
+     * main time, then S seconds per move); M and S up to 180, and some time per move.
+     */
+    static Clock parseClock(String text) {
+        Matcher mt = text == null ? null : CLOCK.matcher(text);
+        if (mt == null || !mt.matches()) {
+            throw GameError.invalid("clock: write minutes+seconds (Fischer, e.g. 5+3) or minutes|seconds (byoyomi, e.g."
+                    + " 10|30), got '" + text + "'");
+        }
+        int min = Integer.parseInt(mt.group(1)), sec = Integer.parseInt(mt.group(3));
+        if (min > 180 || sec > 180 || min == 0 && sec == 0) {
+            throw GameError.invalid("clock: minutes and seconds from 0 to 180, not both 0; got '" + text + "'");
+        }
+        return mt.group(2).equals("+") ? new Clock(Clock.Type.FISCHER, min * 60_000L, sec * 1000L, 0, 0)
+                : new Clock(Clock.Type.BYOYOMI, min * 60_000L, 0, sec * 1000L, 1);
+    }
+
+    /** The lobby text of a game's clock (null without one). */
+    static String clockText(Clock c) {
+        return switch (c.type) {
+            case FISCHER -> c.initialMs / 60_000 + "+" + c.incrementMs / 1000;
+            case BYOYOMI -> c.initialMs / 60_000 + "|" + c.byoyomiMs / 1000;
+            default -> null;
+        };
+    }
+
+    private String write(Object o) {
+        try {
+            return json.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String newSri() {
+        byte[] b = new byte[18];
+        RANDOM.nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    }
+
+    private static String newId() {
+        byte[] b = new byte[6];
+        RANDOM.nextBytes(b);
+        return java.util.HexFormat.of().formatHex(b);
+    }
+
+    /** Members connected (for tests and monitoring). */
+    int members() {
+        return byCtx.size();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

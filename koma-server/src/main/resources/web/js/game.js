@@ -9,6 +9,8 @@ import { parseFen, boardFromList, squareIndex } from './fen.js';
 import { GameState } from './gamestate.js';
 import { h, clear } from './dom.js';
 import { navigate } from './main.js';
+import { rememberGame } from './session.js';
+import { playerLabel } from './lobby.js';
 
 const PREFS_KEY = 'koma.prefs';
 
@@ -318,8 +320,15 @@ export class GamePage {
     if (!g || this.destroyed) return;
     this.noticeDeclinedOffer();
     if (this.viewPly !== null && this.viewPly >= g.ply) this.viewPly = null;
-    if (this.lastStatus && this.lastStatus !== 'finished' && g.status === 'finished') this.analysisOn = false;
+    if (this.lastStatus && this.lastStatus !== 'finished' && g.status === 'finished') {
+      this.analysisOn = false;
+      if (g.rated) this.fetchRatingDiffs();
+    }
     this.lastStatus = g.status;
+    if (g.you && g.you !== this.remembered) {
+      this.remembered = g.you;
+      rememberGame(g.id);
+    }
     if (c.whole) {
       this.renderAll();
       return;
@@ -331,8 +340,25 @@ export class GamePage {
     if (c.seat && !c.status) this.renderJoin();
     // a move can bring the kings into their zones (impasse), an event can take an offer back
     if (!c.status && (c.moves || c.drawOffer || c.seat)) this.renderActions();
-    if (c.moves || c.status || c.seat) this.renderBars();
+    if (c.moves || c.status || c.seat || c.players) this.renderBars();
     this.tickClocks();
+  }
+
+  /**
+   * A rated game just ended: the rating changes are stored with the result, so the whole game is fetched once more
+   * for them (with a few retries while the writer catches up).
+   */
+  async fetchRatingDiffs(tries = 3) {
+    try {
+      const g = await api('GET', this.gamePath());
+      if (this.destroyed || !this.game) return;
+      if (g.accounts && g.accounts[0] && typeof g.accounts[0].diff === 'number') {
+        this.game.accounts = g.accounts;
+        this.renderBars();
+      } else if (tries > 1) {
+        setTimeout(() => this.fetchRatingDiffs(tries - 1), 500);
+      }
+    } catch (e) { /* the bars keep the ratings without changes */ }
   }
 
   renderAll() {
@@ -404,8 +430,10 @@ export class GamePage {
 
   playerName(side) {
     const who = this.game.players[side];
+    const acc = this.game.accounts && this.game.accounts[side === 'first' ? 0 : 1];
     let s;
-    if (!who) s = t('player.open');
+    if (acc) s = playerLabel(acc);
+    else if (!who) s = t('player.open');
     else if (who.startsWith('computer')) s = t('player.computer', { level: who.split(':')[1] ?? '' });
     else s = t('player.human');
     if (this.game.you === side || this.game.you === 'both') s += ' ' + t('player.you');
@@ -422,8 +450,12 @@ export class GamePage {
       const mark = this.family === 'shogi' ? (side === 'first' ? '☗' : '☖') : (side === 'first' ? '○' : '●');
       const toMove = this.game.status === 'active' && this.game.sideToMove === side;
       el.classList.toggle('to-move', toMove);
+      const acc = this.game.accounts && this.game.accounts[side === 'first' ? 0 : 1];
+      const diff = acc && typeof acc.diff === 'number'
+        ? h('span', { class: 'diff ' + (acc.diff >= 0 ? 'up' : 'down') }, (acc.diff >= 0 ? '+' : '') + acc.diff) : null;
       clear(el, h('span', { class: 'side-mark' }, mark), ' ', h('span', { class: 'side-name' }, this.sideName(side)),
-        ' ', h('span', { class: 'player-name' }, this.playerName(side)),
+        ' ', acc && acc.name ? h('a', { class: 'player-name', href: '/@/' + encodeURIComponent(acc.name), 'data-link': true },
+          this.playerName(side)) : h('span', { class: 'player-name' }, this.playerName(side)), diff ? ' ' : null, diff,
         this.game.clock && this.game.clock.type !== 'none' ? h('span', { class: 'clock', 'data-clock': side }) : null);
     }
     this.tickClocks();

@@ -67,6 +67,9 @@ export function applyEvent(game, ev, variant) {
   } else if (ev.type === 'drawOffer') {
     game.drawOffer = ev.drawOffer ?? null;
     changed.drawOffer = true;
+  } else if (ev.type === 'players') {
+    game.accounts = ev.accounts;
+    changed.players = true;
   } else {
     throw new Error('unknown event type ' + ev.type);
   }

@@ -1,10 +1,15 @@
-// Entry point: loads the language, fills the header, and routes / , /game/{id} and /rules/{variant}.
+// Entry point: loads the language and the signed-in account, fills the header, and routes / , /game/{id},
+// /rules/{variant}, /lobby, /@/{name}, /account and /games.
 
 import { initI18n, setLang, lang, LANGS, LANG_NAMES, t, translateStatic } from './i18n.js';
 import { VARIANT_IDS } from './api.js';
 import { NewGamePage } from './newgame.js';
 import { GamePage } from './game.js';
 import { RulesPage } from './rules.js';
+import { LobbyPage } from './lobby.js';
+import { ProfilePage, MyGamesPage } from './profile.js';
+import { AccountPage } from './account.js';
+import { account, loadAccount } from './session.js';
 import { h, clear } from './dom.js';
 
 let page = null;
@@ -20,6 +25,14 @@ export function route() {
     page = new GamePage(app, decodeURIComponent(m[1]), new URLSearchParams(location.search).has('join'));
   } else if ((m = /^\/rules\/([^/]+)\/?$/.exec(path))) {
     page = new RulesPage(app, decodeURIComponent(m[1]));
+  } else if (/^\/lobby\/?$/.test(path)) {
+    page = new LobbyPage(app);
+  } else if ((m = /^\/@\/([^/]+)\/?$/.exec(path))) {
+    page = new ProfilePage(app, decodeURIComponent(m[1]));
+  } else if (/^\/account\/?$/.test(path)) {
+    page = new AccountPage(app);
+  } else if (/^\/games\/?$/.test(path)) {
+    page = new MyGamesPage(app);
   } else {
     page = new NewGamePage(app);
   }
@@ -42,11 +55,21 @@ function fillHeader() {
   clear(rs, h('option', { value: '' }, '—'),
     VARIANT_IDS.map((v) => h('option', { value: v, selected: !!m && m[1] === v }, t('variant.' + v))));
   document.title = 'Koma — ' + t('app.title');
+  refreshHeader();
+}
+
+/** The header's account link: the signed-in name (to the profile) or "Sign in". */
+export function refreshHeader() {
+  const me = account();
+  clear(document.getElementById('account-nav'), me
+    ? [h('a', { href: '/@/' + encodeURIComponent(me.name), 'data-link': true, id: 'me-link' }, me.name), ' ',
+      h('a', { href: '/account', 'data-link': true, class: 'settings' }, '⚙')]
+    : h('a', { href: '/account', 'data-link': true, id: 'sign-in-link' }, t('account.signIn')));
 }
 
 async function start() {
   try {
-    await initI18n();
+    await Promise.all([initI18n(), loadAccount()]);
   } catch (e) {
     document.getElementById('app').textContent = 'Cannot load the language files: ' + e.message;
     return;

@@ -95,7 +95,15 @@ final class PgCluster {
     /** Drops every table, so each suite starts from an empty database. */
     private void reset() throws SQLException {
         try (Connection conn = DriverManager.getConnection(url); Statement st = conn.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS moves, games, flyway_schema_history CASCADE");
+            java.util.List<String> tables = new java.util.ArrayList<>();
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")) {
+                while (rs.next()) {
+                    tables.add('"' + rs.getString(1) + '"');
+                }
+            }
+            if (!tables.isEmpty()) {
+                st.execute("DROP TABLE IF EXISTS " + String.join(", ", tables) + " CASCADE");
+            }
         }
     }
 

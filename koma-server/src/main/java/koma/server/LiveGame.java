@@ -472,7 +472,14 @@ final class LiveGame {
     Change flag(long now) {
         int side = sideToMove();
         clock.exhaust(side);
-        setResult(game.flag(side));
+        if (mode == Mode.FRIEND && ply() < 2) {
+            // between two people, a flag before both sides moved aborts the game (no result, never rated), as on lichess
+            resultWinner = NO_RESULT;
+            resultTermination = "aborted";
+            ended();
+        } else {
+            setResult(game.flag(side));
+        }
         return change(List.of(statusEvent(now)), null, now);
     }
 

@@ -313,6 +313,28 @@ abstract class AccountSuite {
     }
 
     @Test
+    void aRatedGameAbortedBeforeBothSidesMovedIsNotRated() throws Exception {
+        String n1 = name("Lu"), n2 = name("Mo");
+        Api a = signedUp(n1), b = signedUp(n2);
+        String game;
+        try (Lobby la = Lobby.open(a)) {
+            // 0+1: no main time, so the first player's flag falls at once, before anybody moved
+            String id = a.post("/api/lobby/seeks", "{\"sri\":\"" + la.sri + "\",\"variant\":\"shogi\",\"clock\":\"0+1\","
+                    + "\"rated\":true}").json().get("id").asText();
+            game = b.post("/api/lobby/seeks/" + id + "/accept", "{}").json().get("game").asText();
+        }
+        JsonNode g = null;
+        for (int i = 0; i < 100 && (g == null || !g.get("status").asText().equals("finished")); i++) {
+            Thread.sleep(100);
+            g = b.get("/api/games/" + game).json();
+        }
+        assertEquals("aborted", g.get("result").get("termination").asText());
+        assertTrue(g.get("result").get("winner").isNull());
+        assertEquals(0, b.get("/api/users/" + n1).json().get("ratings").size(), "no rating moved");
+        assertEquals(0, b.get("/api/users/" + n2 + "/rating-history?variant=shogi").json().get("points").size());
+    }
+
+    @Test
     void aGuestWhoSignsUpClaimsTheGamesOfTheirBrowser() {
         Api a = browser();
         String id = a.create("{\"variant\":\"shogi\",\"mode\":\"computer\",\"color\":\"first\",\"level\":0}").get("id").asText();

@@ -139,4 +139,22 @@ class LobbyBrowserTest {
         ann.screenshot("profile-phone");
         ann.driver.manage().window().setSize(new Dimension(1300, 1000));
     }
+
+    @Test
+    void aGuestSeesTheirGamesAndKeepsThemWhenSigningUp() {
+        Browser guest = new Browser(site.base);
+        try {
+            String id = guest.newGame("shogi", "computer", 0, "first", null);
+            guest.open("/games");
+            guest.waitFor("tr[data-game='" + id + "']");
+            assertTrue(guest.text("tr[data-game='" + id + "']").contains("Shogi"), guest.text("tr[data-game='" + id + "']"));
+            signUp(guest, "Dee");
+            guest.clickRetrying("#me-link");
+            guest.waitFor("tr[data-game='" + id + "']");
+            String line = guest.text("tr[data-game='" + id + "']");
+            assertTrue(line.contains("Dee – ") && line.contains("Computer"), line);
+        } finally {
+            guest.close();
+        }
+    }
 }

@@ -49,7 +49,17 @@ final class Accounts {
     }
 
     /** A personal API token as its owner sees it (the secret is shown once, at creation). */
-    record TokenInfo(String id, String label, long createdAt) {
+    record TokenInfo(String id, String label, List<String> scopes, long createdAt) {
+    }
+
+    /** The scopes a token may carry (lichess's names); a login session has them all. */
+    static final List<String> SCOPES = List.of("bot:play", "board:play", "challenge:read", "challenge:write");
+
+    /** Who a request acts for: the account and what it may do. */
+    record Auth(User user, Set<String> scopes) {
+        boolean may(String scope) {
+            return scopes.contains(scope);
+        }
     }
 
     private final Database db;
@@ -57,10 +67,10 @@ final class Accounts {
     private final RateLimiter perClient, perName, signups;
     /** Never matches: verified against when a name is unknown, so a wrong name costs as long as a wrong password. */
     private final String dummyHash;
-    /** SHA-256 of a session or token secret → its account, least recently used first out. */
-    private final Map<String, User> cache = new LinkedHashMap<>(256, 0.75f, true) {
+    /** SHA-256 of a session or token secret → its account and scopes, least recently used first out. */
+    private final Map<String, Auth> cache = new LinkedHashMap<>(256, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, User> e) {
+        protected boolean removeEldestEntry(Map.Entry<String, Auth> e) {
             return size() > CACHE;
         }
     };
@@ -129,7 +139,7 @@ final class Accounts {
     Added add(String name, boolean bot) {
         refuseIf(nameRefusal(name));
         User u = create(name, null, bot);
-        return new Added(u, createToken(u, bot ? "bot" : "admin"));
+        return new Added(u, createToken(u, bot ? "bot" : "admin", SCOPES));
     }
 
     private User create(String name, String passwordHash, boolean bot) {
@@ -229,35 +239,38 @@ final class Accounts {
 
     /** The account of a session cookie's secret, or null (unknown, expired, or the account is deleted). */
     User bySession(String token) {
-        return resolve(token, "SELECT u.id, u.name, u.bot, u.created_at FROM sessions s JOIN users u ON u.id = s.user_id"
-                + " WHERE s.token_hash = ? AND s.created_at > ? AND u.deleted_at IS NULL", SESSION_MS);
+        Auth a = resolve(token, "SELECT u.id, u.name, u.bot, u.created_at, '" + String.join(" ", SCOPES) + "' FROM sessions s"
+                + " JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.created_at > ? AND u.deleted_at IS NULL",
+                SESSION_MS);
+        return a == null ? null : a.user();
     }
 
-    /** The account of a personal API token ({@code Authorization: Bearer ...}), or null. */
-    User byToken(String token) {
-        return resolve(token, "SELECT u.id, u.name, u.bot, u.created_at FROM api_tokens t JOIN users u"
+    /** The account and scopes of a personal API token ({@code Authorization: Bearer ...}), or null. */
+    Auth byToken(String token) {
+        return resolve(token, "SELECT u.id, u.name, u.bot, u.created_at, t.scopes FROM api_tokens t JOIN users u"
                 + " ON u.id = t.user_id WHERE t.token_hash = ? AND t.created_at > ? AND u.deleted_at IS NULL", -1);
     }
 
-    private User resolve(String token, String sql, long maxAgeMs) {
+    private Auth resolve(String token, String sql, long maxAgeMs) {
         if (token == null || token.isEmpty() || token.length() > 100) {
             return null;
         }
         String h = GameService.hash(token);
         synchronized (cache) {
-            User u = cache.get(h);
-            if (u != null) {
-                return u;
+            Auth a = cache.get(h);
+            if (a != null) {
+                return a;
             }
         }
-        User[] out = new User[1];
+        Auth[] out = new Auth[1];
         db.query(c -> {
             try (PreparedStatement st = c.prepareStatement(sql)) {
                 st.setString(1, h);
                 st.setLong(2, maxAgeMs < 0 ? Long.MIN_VALUE : System.currentTimeMillis() - maxAgeMs);
                 try (ResultSet rs = st.executeQuery()) {
                     if (rs.next()) {
-                        out[0] = new User(rs.getString(1), rs.getString(2), rs.getInt(3) == 1, rs.getLong(4));
+                        out[0] = new Auth(new User(rs.getString(1), rs.getString(2), rs.getInt(3) == 1, rs.getLong(4)),
+                                Set.of(rs.getString(5).split(" ")));
                     }
                 }
             }
@@ -278,7 +291,7 @@ final class Accounts {
 
     private void uncacheUser(String userId) {
         synchronized (cache) {
-            cache.values().removeIf(u -> u.id().equals(userId));
+            cache.values().removeIf(a -> a.user().id().equals(userId));
         }
     }
 
@@ -350,10 +363,13 @@ final class Accounts {
 
     // ---- API tokens ----
 
-    /** A new personal API token for {@code u}: the secret, shown once. */
-    String createToken(User u, String label) {
+    /** A new personal API token for {@code u} with these scopes: the secret, shown once. */
+    String createToken(User u, String label, List<String> scopes) {
         if (label == null || label.isBlank() || label.length() > 40) {
             throw GameError.invalid("label: 1 to 40 characters");
+        }
+        if (scopes.isEmpty() || !SCOPES.containsAll(scopes)) {
+            throw GameError.invalid("scopes: one or more of " + String.join(", ", SCOPES) + ", got " + scopes);
         }
         String token = "koma_" + newSecret();
         long now = System.currentTimeMillis();
@@ -369,11 +385,12 @@ final class Accounts {
                 }
             }
             try (PreparedStatement st = c.prepareStatement(
-                    "INSERT INTO api_tokens (token_hash, user_id, label, created_at) VALUES (?,?,?,?)")) {
+                    "INSERT INTO api_tokens (token_hash, user_id, label, created_at, scopes) VALUES (?,?,?,?,?)")) {
                 st.setString(1, GameService.hash(token));
                 st.setString(2, u.id());
                 st.setString(3, label.strip());
                 st.setLong(4, now);
+                st.setString(5, String.join(" ", new java.util.LinkedHashSet<>(scopes)));
                 st.executeUpdate();
             }
         });
@@ -385,11 +402,12 @@ final class Accounts {
         List<TokenInfo> out = new ArrayList<>();
         db.query(c -> {
             try (PreparedStatement st = c.prepareStatement(
-                    "SELECT token_hash, label, created_at FROM api_tokens WHERE user_id = ? ORDER BY created_at")) {
+                    "SELECT token_hash, label, created_at, scopes FROM api_tokens WHERE user_id = ? ORDER BY created_at")) {
                 st.setString(1, u.id());
                 try (ResultSet rs = st.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new TokenInfo(rs.getString(1).substring(0, 12), rs.getString(2), rs.getLong(3)));
+                        out.add(new TokenInfo(rs.getString(1).substring(0, 12), rs.getString(2),
+                                List.of(rs.getString(4).split(" ")), rs.getLong(3)));
                     }
                 }
             }
@@ -416,6 +434,40 @@ final class Accounts {
         synchronized (cache) {
             cache.keySet().removeIf(h -> h.startsWith(id));
         }
+    }
+
+    /**
+     * Makes the account a bot (lichess's {@code POST /api/bot/account/upgrade}): only an account that has not played
+     * a game yet, and for good (a bot plays through the bot API and never in the lobby's seeks and pool).
+     */
+    User upgradeToBot(User u) {
+        if (u.bot()) {
+            throw GameError.conflict("account: already a bot");
+        }
+        int[] games = {0};
+        db.query(c -> {
+            try (PreparedStatement st = c.prepareStatement(
+                    "SELECT COUNT(*) FROM games WHERE first_user = ? OR second_user = ?")) {
+                st.setString(1, u.id());
+                st.setString(2, u.id());
+                try (ResultSet rs = st.executeQuery()) {
+                    rs.next();
+                    games[0] = rs.getInt(1);
+                }
+            }
+            if (games[0] == 0) {
+                try (PreparedStatement st = c.prepareStatement("UPDATE users SET bot = 1 WHERE id = ?")) {
+                    st.setString(1, u.id());
+                    st.executeUpdate();
+                }
+            }
+        });
+        if (games[0] > 0) {
+            throw GameError.conflict("account: only an account that has played no game can become a bot; it has "
+                    + games[0]);
+        }
+        uncacheUser(u.id());
+        return new User(u.id(), u.name(), true, u.createdAt());
     }
 
     // ---- reading ----

@@ -76,7 +76,27 @@ final class GameService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.writer = new GameWriter(db, limits.writeQueue(), feed::publish, this::dropBroken);
+        this.writer = new GameWriter(db, limits.writeQueue(), this::publish, this::dropBroken);
+    }
+
+    /** Told of every committed change after the feeds (the bot API's streams). */
+    private final java.util.List<java.util.function.Consumer<LiveGame.Change>> listeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Adds a listener of committed changes (called on the writer thread, in version order per game). */
+    void addListener(java.util.function.Consumer<LiveGame.Change> l) {
+        listeners.add(l);
+    }
+
+    private void publish(LiveGame.Change c) {
+        feed.publish(c);
+        for (var l : listeners) {
+            try {
+                l.accept(c);
+            } catch (RuntimeException e) {
+                LOG.warn("a listener failed on a change of game {}", c.game().id, e);
+            }
+        }
     }
 
     /**
@@ -585,6 +605,21 @@ final class GameService implements AutoCloseable {
     // ---- seats and ids ----
 
     /** Which seats a cookie token holds in a game. */
+    /**
+     * The seats a request holds: those of its seat cookie, and the sides where its account is seated (an account
+     * plays its games from any browser or program it is signed in on).
+     */
+    static Seat seatOf(LiveGame g, String token, String userId) {
+        Seat s = seatOf(g, token);
+        if (userId == null) {
+            return s;
+        }
+        List<PlayerAccount> a = g.snapshot().accounts();
+        boolean first = s.holds(0) || a.get(0) != null && userId.equals(a.get(0).userId());
+        boolean second = s.holds(1) || a.get(1) != null && userId.equals(a.get(1).userId());
+        return first && second ? Seat.BOTH : first ? Seat.FIRST : second ? Seat.SECOND : Seat.NONE;
+    }
+
     static Seat seatOf(LiveGame g, String token) {
         if (token == null || token.isEmpty()) {
             return Seat.NONE;

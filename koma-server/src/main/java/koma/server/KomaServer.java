@@ -56,6 +56,7 @@ public final class KomaServer implements AutoCloseable {
     private final Accounts accounts;
     private final History history;
     private final Lobby lobby;
+    private final BotApi botApi;
 
     private KomaServer(ServerConfig cfg) {
         db = new Database(cfg.jdbcUrl());
@@ -64,6 +65,7 @@ public final class KomaServer implements AutoCloseable {
         accounts = new Accounts(db, new PasswordHasher());
         history = new History(db);
         lobby = new Lobby(json, games, accounts, feed);
+        botApi = new BotApi(json, this, games, accounts, history);
         limiter = new RateLimiter(cfg.ratePerSecond(), cfg.rateBurst());
         clients = new ClientAddress(cfg.trustedProxies());
         origins = cfg.origins();
@@ -137,6 +139,7 @@ public final class KomaServer implements AutoCloseable {
         });
         accountRoutes();
         lobbyRoutes();
+        botApi.routes(app);
         seatAction("resign", null, (g, seat, value) -> games.resign(g, seat));
         seatAction("draw", "action", games::draw);
         seatAction("claim", "kind", games::claim);
@@ -186,7 +189,8 @@ public final class KomaServer implements AutoCloseable {
                 }
                 String client = clients.keyOfLines(remote(ctx.session.getRemoteAddress()),
                         ctx.session.getUpgradeRequest().getHeaders("X-Forwarded-For"));
-                feed.connect(g, ctx, GameService.seatOf(g, ctx.cookie("koma_" + g.id)), client);
+                Accounts.User u = accounts.bySession(ctx.cookie(SESSION_COOKIE));
+                feed.connect(g, ctx, GameService.seatOf(g, ctx.cookie("koma_" + g.id), u == null ? null : u.id()), client);
             });
             ws.onMessage(ctx -> {
                 String text = ctx.message();
@@ -303,7 +307,11 @@ public final class KomaServer implements AutoCloseable {
             ctx.header("Retry-After", String.valueOf(wait));
             throw new ApiException(429, "too many requests from " + client + "; retry after " + wait + " s");
         }
-        String refusal = RequestGuard.stateChangeRefusal(ctx.method().name(), ctx.header("Content-Type"),
+        // a request with an API token carries no cookie a third site could ride on, and a browser cannot send the
+        // header across sites without a CORS preflight (never granted here): lichess's clients post forms
+        String auth = ctx.header("Authorization");
+        boolean bearer = auth != null && auth.startsWith("Bearer ");
+        String refusal = bearer ? null : RequestGuard.stateChangeRefusal(ctx.method().name(), ctx.header("Content-Type"),
                 ctx.header("Origin"), ctx.header("Sec-Fetch-Site"), ctx.header("Host"), ctx.scheme(), origins);
         if (refusal != null) {
             throw new ApiException(403, refusal);
@@ -332,8 +340,10 @@ public final class KomaServer implements AutoCloseable {
         });
     }
 
-    private static Seat seat(Context ctx, LiveGame g) {
-        return GameService.seatOf(g, ctx.cookie("koma_" + g.id));
+    /** The seats of a request: its seat cookie's, and its signed-in account's (session or API token). */
+    private Seat seat(Context ctx, LiveGame g) {
+        Accounts.User u = user(ctx);
+        return GameService.seatOf(g, ctx.cookie("koma_" + g.id), u == null ? null : u.id());
     }
 
     /**
@@ -525,15 +535,25 @@ public final class KomaServer implements AutoCloseable {
 
     /** The signed-in account of a request (session cookie, or {@code Authorization: Bearer} API token), or null. */
     private Accounts.User user(Context ctx) {
-        String auth = ctx.header("Authorization");
-        if (auth != null && auth.startsWith("Bearer ")) {
-            Accounts.User u = accounts.byToken(auth.substring(7).strip());
-            if (u == null) {
+        Accounts.Auth a = auth(ctx);
+        return a == null ? null : a.user();
+    }
+
+    /**
+     * The account and scopes of a request: an API token ({@code Authorization: Bearer}, its own scopes; an unknown or
+     * revoked one answers 401) or the session cookie (every scope); null for a guest.
+     */
+    Accounts.Auth auth(Context ctx) {
+        String header = ctx.header("Authorization");
+        if (header != null && header.startsWith("Bearer ")) {
+            Accounts.Auth a = accounts.byToken(header.substring(7).strip());
+            if (a == null) {
                 throw new ApiException(401, "Authorization: unknown or revoked API token");
             }
-            return u;
+            return a;
         }
-        return accounts.bySession(ctx.cookie(SESSION_COOKIE));
+        Accounts.User u = accounts.bySession(ctx.cookie(SESSION_COOKIE));
+        return u == null ? null : new Accounts.Auth(u, java.util.Set.copyOf(Accounts.SCOPES));
     }
 
     private Accounts.User requireUser(Context ctx) {
@@ -549,8 +569,12 @@ public final class KomaServer implements AutoCloseable {
                 + "; HttpOnly; SameSite=Lax" + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
     }
 
-    private static Map<String, Object> me(Accounts.User u) {
+    /** The signed-in account: Koma's fields, and lichess's (id, username, title, perfs) for API clients. */
+    private Map<String, Object> me(Accounts.User u) {
         Map<String, Object> m = new java.util.LinkedHashMap<>();
+        if (u != null) {
+            m.putAll(botApi.user(u));
+        }
         m.put("name", u == null ? null : u.name());
         m.put("bot", u != null && u.bot());
         m.put("createdAt", u == null ? null : u.createdAt());
@@ -594,7 +618,9 @@ public final class KomaServer implements AutoCloseable {
         app.post("/api/account/tokens", ctx -> {
             Body b = body(ctx);
             String label = b.string("label", false, 40);
-            ctx.status(201).json(Map.of("token", accounts.createToken(requireUser(ctx), label == null ? "token" : label)));
+            List<String> scopes = b.node().has("scopes") ? strings(b, "scopes") : Accounts.SCOPES;
+            ctx.status(201).json(Map.of("token", accounts.createToken(requireUser(ctx), label == null ? "token" : label,
+                    scopes)));
         });
         app.post("/api/account/tokens/{id}/revoke", ctx -> {
             body(ctx);
@@ -747,6 +773,7 @@ public final class KomaServer implements AutoCloseable {
             app.stop();
         } finally {
             lobby.close();
+            botApi.stop();
             games.close();
             db.close();
         }

@@ -260,6 +260,7 @@ final class Lobby implements AutoCloseable {
             if (s.rated() && user == null) {
                 throw GameError.forbidden("rated: sign in to accept a rated seek");
             }
+            refuseBot(user);
             removeSeek(seekId);
         }
         RuleSet rules = RuleSet.of(s.variant());
@@ -446,10 +447,18 @@ final class Lobby implements AutoCloseable {
 
     /** A lobby connection acts only for the account it was opened with (a signed-out page cannot seek as it). */
     private static void requireSameAccount(Member m, Accounts.User user) {
+        refuseBot(user);
         String a = m.user == null ? null : m.user.id(), b = user == null ? null : user.id();
         if (a == null ? b != null : !a.equals(b)) {
             throw GameError.conflict("sri: this lobby connection was opened " + (a == null ? "signed out" : "signed in")
                     + "; reload the lobby");
+        }
+    }
+
+    /** Bots play through challenges, never in the seeks and pool meant for people (as lichess keeps them apart). */
+    private static void refuseBot(Accounts.User user) {
+        if (user != null && user.bot()) {
+            throw GameError.forbidden("account: bots play through challenges (POST /api/challenge/{username}), not in the lobby");
         }
     }
 

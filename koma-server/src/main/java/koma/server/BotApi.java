@@ -477,15 +477,18 @@ final class BotApi {
         if (text.length() > 16) {
             throw GameError.invalid("move: longer than 16 characters");
         }
+        // the rule set's own style first, then the other: clients written for lichess send UCI, for lishogi USI
         MoveNotation.Style st = style(g.rules);
-        if (st == MoveNotation.Style.UCI) {
-            return text;
-        }
         Position p = g.snapshot().current();
         try {
             return MoveNotation.formatUci(p, MoveNotation.parse(p, text, st));
         } catch (NotationException e) {
-            throw GameError.invalid("move: " + e.getMessage());
+            try {
+                return MoveNotation.formatUci(p, MoveNotation.parse(p, text,
+                        st == MoveNotation.Style.UCI ? MoveNotation.Style.USI : MoveNotation.Style.UCI));
+            } catch (NotationException e2) {
+                throw GameError.invalid("move: " + e.getMessage());
+            }
         }
     }
 

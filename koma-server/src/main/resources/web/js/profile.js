@@ -6,6 +6,7 @@ import { api, VARIANT_IDS } from './api.js';
 import { t } from './i18n.js';
 import { h, svg, clear } from './dom.js';
 import { account, myGameIds } from './session.js';
+import { navigate } from './main.js';
 
 const FORMATS = ['pgn', 'kif', 'csa'];
 
@@ -90,6 +91,7 @@ export class ProfilePage {
       h('h1', null, u.name, u.bot ? h('span', { class: 'badge' }, ' BOT') : null),
       h('p', { class: 'muted' }, t('profile.since', { date: new Date(u.createdAt).toLocaleDateString() }),
         me && me.name === u.name ? [' · ', h('a', { href: '/account', 'data-link': true }, t('account.settings'))] : null),
+      me && me.name !== u.name ? this.challengeForm(u) : null,
       h('section', { class: 'panel' }, h('h2', null, t('profile.ratings')),
         u.ratings.length ? h('table', { class: 'ratings' }, h('tbody', null, u.ratings.map((r) => h('tr', { 'data-variant': r.variant },
           h('td', null, t('variant.' + r.variant)),
@@ -108,6 +110,77 @@ export class ProfilePage {
         h('div', { id: 'games' }))));
     this.loadChart();
     this.loadGames();
+  }
+
+  /** A challenge to this player (POST /api/challenge/{name}); the game opens when they accept. */
+  challengeForm(u) {
+    const opt = (v, label, sel) => h('option', { value: v, selected: v === sel }, label);
+    const status = h('p', { class: 'muted', id: 'challenge-status', role: 'status' });
+    const f = h('form', { id: 'challenge-form', class: 'challenge-form', novalidate: true },
+      h('label', { class: 'form-row' }, h('span', null, t('new.variant')),
+        h('select', { name: 'variant', id: 'ch-variant' }, VARIANT_IDS.map((v) => opt(v, t('variant.' + v), 'chess')))),
+      h('label', { class: 'form-row' }, h('span', null, t('lobby.clock')),
+        h('input', { name: 'clock', id: 'ch-clock', value: '5+3', size: 7 }), h('small', { class: 'muted' }, t('lobby.clockHint'))),
+      h('label', { class: 'form-row' }, h('span', null, t('lobby.color')),
+        h('select', { name: 'color', id: 'ch-color' }, opt('random', t('lobby.random'), 'random'),
+          opt('white', t('lobby.first'), null), opt('black', t('lobby.second'), null))),
+      h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated', id: 'ch-rated' }), ' ', t('lobby.rated')),
+      h('button', { type: 'submit', class: 'primary', id: 'ch-send' }, t('profile.challenge')), status);
+    f.addEventListener('submit', (e) => { e.preventDefault(); this.sendChallenge(u, f, status); });
+    return h('section', { class: 'panel' }, h('h2', null, t('profile.challengeTitle', { name: u.name })), f);
+  }
+
+  async sendChallenge(u, f, status) {
+    const m = /^(\d{1,3})([+|])(\d{1,3})$/.exec(f.elements.clock.value.trim());
+    if (!m) { status.textContent = t('lobby.clockHint'); return; }
+    const body = { variant: f.elements.variant.value, 'clock.limit': String(Number(m[1]) * 60), color: f.elements.color.value,
+      rated: String(f.elements.rated.checked) };
+    body[m[2] === '+' ? 'clock.increment' : 'clock.byoyomi'] = m[3];
+    try {
+      this.listen();
+      const c = await api('POST', '/api/challenge/' + encodeURIComponent(u.name), body);
+      this.challengeId = c.id;
+      status.textContent = t('profile.challengeSent');
+    } catch (e) {
+      status.textContent = e.message;
+    }
+  }
+
+  /** Reads the account's event stream (NDJSON over fetch) for the answer to our challenge. */
+  async listen() {
+    if (this.stream) return;
+    this.stream = new AbortController();
+    try {
+      const res = await fetch('/api/stream/event', { credentials: 'same-origin', signal: this.stream.signal });
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      let buf = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i).trim();
+          buf = buf.slice(i + 1);
+          if (line) this.onEvent(JSON.parse(line));
+        }
+      }
+    } catch (e) { /* aborted when the page closes */ }
+    this.stream = null;
+  }
+
+  onEvent(e) {
+    const status = this.root.querySelector('#challenge-status');
+    if (e.type === 'gameStart' && this.challengeId) {
+      navigate('/game/' + encodeURIComponent(e.game.gameId));
+    } else if (e.type === 'challengeDeclined' && e.challenge.id === this.challengeId && status) {
+      status.textContent = t('profile.challengeDeclined');
+    }
+  }
+
+  destroy() {
+    if (this.stream) this.stream.abort();
   }
 
   async loadChart() {

@@ -24,16 +24,16 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * One real headless Chromium (Debian's chromium and chromedriver) with its own fresh profile, so two
  * instances are two separate people (cookies, localStorage), plus the page actions the browser tests use.
  */
-final class Browser implements AutoCloseable {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    static final Path SCREENSHOTS = Path.of("target", "screenshots");
+public final class Browser implements AutoCloseable {
+    public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    public static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    public static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
-    final ChromeDriver driver;
-    final String base;
+    public final ChromeDriver driver;
+    public final String base;
     private final Path profile;
 
-    Browser(String base) {
+    public Browser(String base) {
         this.base = base;
         try {
             profile = Files.createTempDirectory("koma-chromium-");
@@ -53,35 +53,35 @@ final class Browser implements AutoCloseable {
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
     }
 
-    void open(String path) {
+    public void open(String path) {
         driver.get(base + path);
     }
 
-    WebDriverWait waiting(int seconds) {
+    public WebDriverWait waiting(int seconds) {
         WebDriverWait w = new WebDriverWait(driver, Duration.ofSeconds(seconds), Duration.ofMillis(50));
         w.ignoring(StaleElementReferenceException.class);
         return w;
     }
 
-    WebElement waitFor(String css) {
+    public WebElement waitFor(String css) {
         return waiting(20).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css)));
     }
 
-    List<WebElement> all(String css) {
+    public List<WebElement> all(String css) {
         return driver.findElements(By.cssSelector(css));
     }
 
-    Object js(String script, Object... args) {
+    public Object js(String script, Object... args) {
         return ((JavascriptExecutor) driver).executeScript(script, args);
     }
 
     /** Fills the new-game form and starts the game; returns the game id from the address. */
-    String newGame(String variant, String mode, int level, String color, String fen) {
+    public String newGame(String variant, String mode, int level, String color, String fen) {
         return newGame(variant, mode, level, color, fen, "none");
     }
 
     /** As above with a clock type (none, fischer or byoyomi) at the form's default times. */
-    String newGame(String variant, String mode, int level, String color, String fen, String clock) {
+    public String newGame(String variant, String mode, int level, String color, String fen, String clock) {
         open("/");
         waitFor("#new-game-form");
         new Select(driver.findElement(By.id("ng-variant"))).selectByValue(variant);
@@ -108,27 +108,27 @@ final class Browser implements AutoCloseable {
     }
 
     /** The text of the first element matching css, read in one script call (the page redraws often). */
-    String text(String css) {
+    public String text(String css) {
         waitFor(css);
         Object t = js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", css);
         return t == null ? "" : t.toString();
     }
 
     /** The texts of all elements matching css, joined by spaces, read in one script call. */
-    String texts(String css) {
+    public String texts(String css) {
         Object t = js("return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent).join(' ');", css);
         return t == null ? "" : t.toString();
     }
 
     /** The ply the page shows (the move-list position). */
-    int shownPly() {
+    public int shownPly() {
         waitFor("#ply-label");
         Object ply = js("return document.getElementById('ply-label').dataset.ply;");
         return ply == null ? -1 : Integer.parseInt(ply.toString());
     }
 
     /** Plays a UCI move by clicking: the piece (or the hand piece), the destination, the promotion choice. */
-    void clickMove(String uci, String side) {
+    public void clickMove(String uci, String side) {
         String to;
         if (uci.contains("@")) {
             String letter = uci.substring(0, uci.indexOf('@'));
@@ -151,17 +151,17 @@ final class Browser implements AutoCloseable {
         }
     }
 
-    WebElement square(String sq) {
+    public WebElement square(String sq) {
         return waitFor("rect[data-square='" + sq + "']");
     }
 
     /** Clicks a square; again when a feed update redrew the board between finding and clicking it. */
-    void clickSquare(String sq) {
+    public void clickSquare(String sq) {
         clickRetrying("rect[data-square='" + sq + "']");
     }
 
     /** Clicks the first element matching css; again when a redraw replaced it between finding and clicking. */
-    void clickRetrying(String css) {
+    public void clickRetrying(String css) {
         for (int attempt = 0; ; attempt++) {
             try {
                 waitFor(css).click();
@@ -175,12 +175,12 @@ final class Browser implements AutoCloseable {
     }
 
     /** The piece letter on a square as the page draws it, or null. */
-    String pieceOn(String sq) {
+    public String pieceOn(String sq) {
         Object p = js("const e = document.querySelector(\"g.pc[data-on='\" + arguments[0] + \"']\"); return e && e.dataset.piece;", sq);
         return p == null ? null : p.toString();
     }
 
-    void screenshot(String name) {
+    public void screenshot(String name) {
         try {
             Files.createDirectories(SCREENSHOTS);
             Files.write(SCREENSHOTS.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));

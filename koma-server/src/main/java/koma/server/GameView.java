@@ -61,6 +61,11 @@ final class GameView {
         out.put("clock", g.clock().view(g.active() ? p.sideToMove() : -1, now));
         out.put("drawOffer", LiveGame.side(g.drawOffer()));
         out.put("result", result(g.winner(), g.termination()));
+        GameSnapshot.Actions a = g.actions();
+        out.put("takebackOffer", LiveGame.side(a.takebackOffer()));
+        out.put("rematch", a.rematchView());
+        // each chat room is shown to its own only: the seats see the players' room, everyone else the spectators'
+        out.put("chat", seat == Seat.NONE ? a.spectatorsChat() : a.playersChat());
         return out;
     }
 

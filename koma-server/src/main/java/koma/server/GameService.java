@@ -295,12 +295,14 @@ final class GameService implements AutoCloseable {
      * the event is published only once the new game is stored. The new game counts for {@code client}.
      */
     CompletableFuture<LiveGame.Change> rematch(LiveGame g, Seat seat, String action, String client) {
+        if (!action.equals("decline")) {
+            makeRoom(); // before the game's lock: making room takes other games' locks
+        }
         return apply(g, x -> {
             long now = System.currentTimeMillis();
             if (!x.rematchStarts(seat, action)) {
                 return x.rematch(seat, action, now);
             }
-            makeRoom();
             LiveGame fresh = x.rematchGame(newId(), client, now);
             synchronized (fresh) {
                 games.put(fresh.id, fresh);

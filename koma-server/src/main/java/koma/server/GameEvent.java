@@ -31,6 +31,8 @@ final class GameEvent {
     /** The event as the API shows it: {@code type}, {@code version}, then the fields. */
     final Map<String, Object> fields;
     private volatile String json;
+    /** The skip sent to feeds outside the audience, made once (see {@link #skipJson}). */
+    private volatile String skipJson;
 
     GameEvent(String type, int version, Map<String, Object> data) {
         this(type, version, data, Audience.ALL);
@@ -63,7 +65,12 @@ final class GameEvent {
 
     /** What a feed outside the event's audience gets: {@code {"type":"skip","version":V}}. */
     String skipJson() {
-        return "{\"type\":\"skip\",\"version\":" + version + "}";
+        String j = skipJson;
+        if (j == null) {
+            j = "{\"type\":\"skip\",\"version\":" + version + "}";
+            skipJson = j;
+        }
+        return j;
     }
 
     /** The event's JSON for a feed or an answer of this seat: the event itself, or its skip. */

@@ -765,8 +765,11 @@ final class LiveGame {
         boolean players = seat != Seat.NONE;
         String room = players ? "players" : "spectators";
         String sender = players ? seat.json() : "spectator";
-        rateLimit("sender:" + (players ? seat.json() : senderKey), CHAT_PER_SENDER, now, "you sent");
-        rateLimit("room:" + room, CHAT_PER_ROOM, now, "the " + room + "' room had");
+        long[] bySender = rateLimit("sender:" + (players ? seat.json() : senderKey), CHAT_PER_SENDER, now, "you sent");
+        long[] byRoom = rateLimit("room:" + room, CHAT_PER_ROOM, now, "the " + room + "' room had");
+        // counted only once both limits let the message through
+        bySender[oldest(bySender)] = now;
+        byRoom[oldest(byRoom)] = now;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("room", room);
         m.put("from", sender);
@@ -789,26 +792,34 @@ final class LiveGame {
                 new ChatLine(e.version, room, sender, t, now));
     }
 
-    /** Counts a message against a limit of {@code max} in the window; 429 with the seconds to wait when over. */
-    private void rateLimit(String key, int max, long now, String who) {
+    /**
+     * The recent message times of a sender or room (the last {@code max}, a ring); 429 with the seconds to wait when
+     * {@code max} messages were sent within the window.
+     */
+    private long[] rateLimit(String key, int max, long now, String who) {
         long[] times = chatTimes.get(key);
         if (times == null) {
             times = new long[max];
             chatTimes.put(key, times);
         }
-        // times is a ring of the last max message times, oldest at the smallest value
+        long first = times[oldest(times)];
+        if (first > 0 && now - first < CHAT_WINDOW_MS) {
+            long wait = (CHAT_WINDOW_MS - (now - first) + 999) / 1000;
+            throw new GameError(GameError.Kind.TOO_MANY, "text: " + who + " " + max + " messages in "
+                    + CHAT_WINDOW_MS / 1000 + " s, the limit; wait " + wait + " s", wait);
+        }
+        return times;
+    }
+
+    /** The index of the oldest time in a ring of message times. */
+    private static int oldest(long[] times) {
         int oldest = 0;
         for (int i = 1; i < times.length; i++) {
             if (times[i] < times[oldest]) {
                 oldest = i;
             }
         }
-        if (times[oldest] > 0 && now - times[oldest] < CHAT_WINDOW_MS) {
-            long wait = (CHAT_WINDOW_MS - (now - times[oldest]) + 999) / 1000;
-            throw new GameError(GameError.Kind.TOO_MANY, "text: " + who + " " + max + " messages in "
-                    + CHAT_WINDOW_MS / 1000 + " s, the limit; wait " + wait + " s", wait);
-        }
-        times[oldest] = now;
+        return oldest;
     }
 
     private GameEvent takebackOfferEvent() {

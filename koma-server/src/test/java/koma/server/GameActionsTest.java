@@ -223,6 +223,22 @@ class GameActionsTest {
     }
 
     @Test
+    void aRoomTakesTwentyMessagesInTenSecondsFromAllItsSenders() {
+        LiveGame g = friend(Clock.none());
+        for (int i = 0; i < LiveGame.CHAT_PER_ROOM; i++) {
+            g.chat(Seat.NONE, "client" + i, "m" + i, 50_000 + i);
+        }
+        GameError full = assertThrows(GameError.class, () -> g.chat(Seat.NONE, "newcomer", "hi", 50_100));
+        assertEquals(GameError.Kind.TOO_MANY, full.kind());
+        assertTrue(full.getMessage().contains("spectators' room"), full.getMessage());
+        // the players' room is another room; once the window passed the newcomer may speak, its refusal not counted
+        g.chat(Seat.FIRST, "x", "players talk", 50_100);
+        for (int i = 0; i < LiveGame.CHAT_PER_SENDER; i++) {
+            g.chat(Seat.NONE, "newcomer", "n" + i, 60_100 + i);
+        }
+    }
+
+    @Test
     void chatHistoryKeepsTheLastHundredPerRoom() {
         LiveGame g = friend(Clock.none());
         for (int i = 0; i < LiveGame.CHAT_HISTORY + 5; i++) {

@@ -737,4 +737,49 @@ abstract class ApiSuite {
             assertEquals("first", row[2]);
         }
     }
+
+    /** A client of another server on the same database holding the same seats (cookies) as {@code from}. */
+    private static Api sameSeats(Api from, int port) {
+        Api to = new Api(port);
+        for (java.net.HttpCookie c : from.cookies.getCookieStore().getCookies()) {
+            to.cookies.getCookieStore().add(URI.create(to.base), c);
+        }
+        return to;
+    }
+
+    @Test
+    void inGameActionsSurviveAReloadFromTheDatabase(@TempDir Path tmp) throws Exception {
+        Api alice = client(), bob = client(), carol = client();
+        String id = friendGame(alice, bob, null);
+        alice.move(id, "e2e4", 0);
+        bob.move(id, "e7e5", 1);
+        alice.move(id, "d2d4", 2);
+        alice.post("/api/games/" + id + "/takeback", "{\"action\":\"offer\"}");
+        alice.post("/api/games/" + id + "/chat", "{\"text\":\"hello\"}");
+        carol.post("/api/games/" + id + "/chat", "{\"text\":\"hi all\"}");
+        String over = friendGame(alice, bob, null);
+        alice.post("/api/games/" + over + "/resign", "{}");
+        bob.post("/api/games/" + over + "/rematch", "{\"action\":\"offer\"}");
+        // another server on the same database loads both games from what was stored
+        try (KomaServer other = KomaServer.start(new ServerConfig(0, "127.0.0.1", jdbcUrl, tmp, 0, 100, 1))) {
+            Api a = sameSeats(alice, other.port()), b = sameSeats(bob, other.port()), c = new Api(other.port());
+            JsonNode seen = c.get("/api/games/" + id).json();
+            assertEquals(3, seen.get("ply").asInt());
+            assertEquals("first", seen.get("takebackOffer").asText());
+            assertEquals(1, seen.get("chat").size());
+            assertEquals("hi all", seen.get("chat").get(0).get("text").asText());
+            assertEquals("spectator", seen.get("chat").get(0).get("from").asText());
+            JsonNode mine = a.get("/api/games/" + id).json();
+            assertEquals("first", mine.get("you").asText());
+            assertEquals("hello", mine.get("chat").get(0).get("text").asText());
+            JsonNode back = Api.event(b.post("/api/games/" + id + "/takeback", "{\"action\":\"accept\"}").json(), "takeback");
+            assertEquals(2, back.get("ply").asInt(), "the first player's last move, the second had not replied");
+            assertEquals(2, rows("moves", id));
+            assertEquals("second", c.get("/api/games/" + over).json().get("rematch").get("offer").asText());
+            JsonNode agreed = Api.event(a.post("/api/games/" + over + "/rematch", "{\"action\":\"accept\"}").json(), "rematch");
+            String next = agreed.get("rematch").get("gameId").asText();
+            assertEquals("first", b.post("/api/games/" + over + "/rematch", "{\"action\":\"seat\"}").json().get("you").asText());
+            assertEquals("active", c.get("/api/games/" + next).json().get("status").asText());
+        }
+    }
 }

@@ -170,10 +170,14 @@ final class Database implements AutoCloseable {
         void write(List<Write> writes, long aliveAt) throws SQLException {
             try {
                 Map<String, GameSnapshot> latest = new LinkedHashMap<>();
+                java.util.Set<String> actions = new java.util.LinkedHashSet<>();
                 int inserts = 0, moves = 0, chats = 0;
                 for (Write w : writes) {
                     GameSnapshot s = w.change().snapshot();
                     latest.put(s.id(), s);
+                    if (w.created() || touchesActions(w.change())) {
+                        actions.add(s.id());
+                    }
                     LiveGame.ChatLine line = w.change().chat();
                     if (line != null) {
                         bindChat(insertChat, s.id(), line);
@@ -217,11 +221,11 @@ final class Database implements AutoCloseable {
                         updates.put(w.change().snapshot().id(), latest.get(w.change().snapshot().id()));
                     }
                 }
-                for (GameSnapshot s : latest.values()) {
-                    bindActions(updateActions, s);
+                for (String id : actions) {
+                    bindActions(updateActions, latest.get(id));
                     updateActions.addBatch();
                 }
-                if (!latest.isEmpty()) {
+                if (!actions.isEmpty()) {
                     updateActions.executeBatch();
                 }
                 latest = updates;
@@ -281,9 +285,25 @@ final class Database implements AutoCloseable {
             + " first_ms = ?, second_ms = ?, first_periods = ?, second_periods = ?, turn_started_at = ?, ply = ?,"
             + " draw_offer = ?, result_winner = ?, result_termination = ?, updated_at = ?, version = ? WHERE id = ?";
 
-    /** The in-game actions' columns (V4) and the side to move, written for every game a batch changed or created. */
+    /**
+     * The in-game actions' columns (V4) and the start position's side to move, written when a game is created and
+     * by the changes that may alter them ({@link #touchesActions}), not by every move.
+     */
     private static final String UPDATE_ACTIONS = "UPDATE games SET takeback_offer = ?, takebacks_refused_first = ?,"
-            + " takebacks_refused_second = ?, rematch_offer = ?, rematch_id = ?, side_to_move = ? WHERE id = ?";
+            + " takebacks_refused_second = ?, rematch_offer = ?, rematch_id = ?, start_side = ? WHERE id = ?";
+
+    /** Event types after which the actions' columns may differ from the stored ones (a game's end clears offers). */
+    private static final java.util.Set<String> ACTION_EVENTS = java.util.Set.of("takebackOffer", "takeback",
+            "rematchOffer", "rematch", "status");
+
+    private static boolean touchesActions(LiveGame.Change c) {
+        for (GameEvent e : c.events()) {
+            if (ACTION_EVENTS.contains(e.type)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private static void bindActions(PreparedStatement st, GameSnapshot s) throws SQLException {
         GameSnapshot.Actions a = s.actions();
@@ -292,7 +312,7 @@ final class Database implements AutoCloseable {
         st.setInt(3, a.refusedSecond());
         st.setString(4, a.rematchOffer() == GameSnapshot.Actions.REMATCH_DECLINED ? "declined" : LiveGame.side(a.rematchOffer()));
         st.setString(5, a.rematchId());
-        st.setString(6, s.active() ? LiveGame.side(s.current().sideToMove()) : null);
+        st.setString(6, LiveGame.side(s.start().sideToMove()));
         st.setString(7, s.id());
     }
 
@@ -423,9 +443,11 @@ final class Database implements AutoCloseable {
             throw new IllegalArgumentException("tokenHashes: at most 1000, got " + tokenHashes.size());
         }
         String marks = String.join(",", java.util.Collections.nCopies(tokenHashes.size(), "?"));
-        String sql = "SELECT id, variant, side_to_move, clock_type, turn_started_at, clock_initial_ms FROM games"
-                + " WHERE status = 'active' AND ((side_to_move = 'first' AND first_token IN (" + marks + "))"
-                + " OR (side_to_move = 'second' AND second_token IN (" + marks + "))) ORDER BY updated_at DESC";
+        // the side to move: the start's after an even number of moves, the other after an odd one
+        String firstToMove = "((ply + CASE WHEN start_side = 'first' THEN 0 ELSE 1 END) % 2 = 0)";
+        String sql = "SELECT id, variant, " + firstToMove + ", clock_type, turn_started_at, clock_initial_ms FROM games"
+                + " WHERE status = 'active' AND start_side IS NOT NULL AND ((" + firstToMove + " AND first_token IN ("
+                + marks + ")) OR (NOT " + firstToMove + " AND second_token IN (" + marks + "))) ORDER BY updated_at DESC";
         query(c -> {
             try (PreparedStatement st = c.prepareStatement(sql)) {
                 int i = 1;
@@ -443,7 +465,8 @@ final class Database implements AutoCloseable {
                         if (timed && "correspondence".equals(rs.getString(4))) {
                             deadline = started + rs.getLong(6);
                         }
-                        out.add(new Turn(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), deadline));
+                        out.add(new Turn(rs.getString(1), rs.getString(2), rs.getBoolean(3) ? "first" : "second",
+                                rs.getString(4), deadline));
                     }
                 }
             }

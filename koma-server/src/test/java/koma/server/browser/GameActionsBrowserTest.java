@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Two people in two browser profiles play a friend game with a correspondence clock: they chat (markup in a
- * message shows as text), the first player's takeback request is accepted, the second player resigns, and the
+ * message shows as text; a spectator in a third profile chats in the spectators' room, which the players do not see), the first player's takeback request is accepted, the second player resigns, and the
  * rematch offered by one and accepted by the other brings both pages into the new game with the colours swapped.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -93,6 +93,21 @@ class GameActionsBrowserTest {
                 assertNull(b.js("return window.__xss === undefined ? null : String(window.__xss);"), "no script ran");
             }
             alice.screenshot("actions-chat");
+            // a spectator in a third profile reads and writes the spectators' room, apart from the players'
+            try (Browser carol = new Browser(site.base)) {
+                carol.open("/game/" + id);
+                assertEquals("Spectators' chat", carol.text("#chat-title"));
+                carol.waiting(20).until(d -> "No messages yet.".equals(carol.texts("#chat-log li")));
+                carol.waitFor("#chat-input").sendKeys("nice game");
+                carol.waitFor("#chat-send").click();
+                carol.waiting(20).until(d -> "nice game".equals(carol.texts("#chat-log .chat-text")));
+                assertEquals("Spectator:", carol.texts("#chat-log .chat-from"));
+                carol.screenshot("actions-spectator-chat");
+                // the players' pages got the spectator's message only as a skipped version: nothing shown
+                long version = site.game(id).get("version").asLong();
+                alice.waiting(20).until(d -> Long.valueOf(version).equals(alice.js("return window.__komaFeed.version;")));
+                assertEquals(IMG + " good luck", alice.texts("#chat-log .chat-text"));
+            }
 
             // takeback: the first player, to move again, asks; the second accepts; both pages go back to the start
             alice.waitFor("#takeback").click();

@@ -23,7 +23,7 @@ import koma.server.GameView.Seat;
 
 /**
  * One live game, the single owner of its state. Its monitor is its lock: every change (a move, a join, a draw
- * offer, a claim, a resignation, a flag fall, an abort) is a method here that checks the change, applies it, and
+ * offer, a claim, a resignation, a flag fall, an abort, a takeback, a rematch offer, a chat message) is a method here that checks the change, applies it, and
  * returns a {@link Change}: the events it caused, each with the game's next version, and an immutable
  * {@link GameSnapshot} of the state after it for the database, the JSON view and the feed. Refusals are
  * {@link GameError}s. The registry ({@link GameService}) sends each change to the writer before releasing the

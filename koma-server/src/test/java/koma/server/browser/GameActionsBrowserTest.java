@@ -157,4 +157,19 @@ class GameActionsBrowserTest {
             bob.screenshot("actions-rematch-first");
         }
     }
+
+    @Test
+    void againstTheComputerATakebackIsMadeAtOnce() {
+        alice.newGame("chess", "computer", 0, "first", null);
+        alice.clickMove("e2e4", "first");
+        // the computer (level 0: 0.2 s) replies; the player takes back its move and the reply in one click
+        alice.waiting(30).until(d -> alice.shownPly() == 2);
+        alice.waitFor("#takeback").click();
+        alice.waiting(20).until(d -> alice.shownPly() == 0 && "P".equals(alice.pieceOn("e2")) && alice.pieceOn("e4") == null);
+        assertTrue(alice.all(".takeback-offer").isEmpty(), "no request to answer: made at once");
+        assertTrue(alice.all("#chat").stream().noneMatch(e -> e.isDisplayed()), "no chat against the computer");
+        alice.clickMove("d2d4", "first");
+        alice.waiting(30).until(d -> alice.shownPly() == 2);
+        assertEquals("d4", alice.texts("#move-list button.mv").split(" ")[0]);
+    }
 }

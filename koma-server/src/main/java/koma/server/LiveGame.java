@@ -830,8 +830,13 @@ final class LiveGame {
 
     private GameEvent rematchEvent(String type) {
         Map<String, Object> e = new LinkedHashMap<>();
-        e.put("rematch", actions().rematchView());
+        e.put("rematch", rematchView());
         return new GameEvent(type, ++version, e);
+    }
+
+    /** The rematch object as the game JSON shows it ({@link GameView#rematch}). */
+    private Map<String, Object> rematchView() {
+        return GameView.rematch(actions(), mode, finished(), tokens[0] != null && tokens[1] != null);
     }
 
     /** A change that is no play (a rematch offer): the game's idle time does not start again. */
@@ -929,6 +934,8 @@ final class LiveGame {
         e.put("clock", clock.view(active() ? current.sideToMove() : -1, now));
         e.put("drawOffer", side(drawOffer));
         e.put("legalMoves", legal);
+        e.put("takebackOffer", side(takebackOffer));
+        e.put("rematch", rematchView());
         return new GameEvent("status", ++version, e);
     }
 

@@ -408,7 +408,8 @@ export class GamePage {
     const box = this.q('#rematch-box');
     const r = g.rematch || {};
     const mine = g.you === 'first' || g.you === 'second' ? g.you : null;
-    const bothSeated = g.players && g.players.first === 'human' && g.players.second === 'human';
+    // the game JSON and its events say whether a rematch may be offered (the game over, both seats were taken)
+    const bothSeated = r.available === true || !!r.offer || !!r.gameId;
     if (this.unchanged('rematch', g.status, mine, g.mode, r.offer, r.declined, r.gameId, bothSeated)) return;
     let content = null;
     if (g.status === 'finished' && g.mode === 'friend' && mine && bothSeated) {

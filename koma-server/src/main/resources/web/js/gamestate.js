@@ -58,6 +58,8 @@ export function applyEvent(game, ev, variant) {
     game.result = ev.result ?? null;
     if (ev.clock) { game.clock = ev.clock; changed.clock = true; }
     if ('drawOffer' in ev) game.drawOffer = ev.drawOffer;
+    if ('takebackOffer' in ev) game.takebackOffer = ev.takebackOffer;
+    if (ev.rematch) { game.rematch = ev.rematch; changed.rematch = true; }
     if (Array.isArray(ev.legalMoves)) game.legalMoves = ev.legalMoves;
     else if (ev.status === 'finished') game.legalMoves = [];
     if (wasWaiting && ev.status === 'active' && game.players) {

@@ -598,7 +598,9 @@ abstract class ApiSuite {
         String id = friendGame(alice, bob, "{\"type\":\"fischer\",\"initialMs\":300000,\"incrementMs\":2000}");
         alice.move(id, "e2e4", 0);
         assertEquals(409, bob.post("/api/games/" + id + "/rematch", "{\"action\":\"offer\"}").status(), "not over yet");
+        assertFalse(alice.get("/api/games/" + id).json().get("rematch").get("available").asBoolean(), "not over yet");
         alice.post("/api/games/" + id + "/resign", "{}");
+        assertTrue(alice.get("/api/games/" + id).json().get("rematch").get("available").asBoolean());
         assertEquals(403, carol.post("/api/games/" + id + "/rematch", "{\"action\":\"offer\"}").status());
         JsonNode offer = Api.event(bob.post("/api/games/" + id + "/rematch", "{\"action\":\"offer\"}").json(), "rematchOffer");
         assertEquals("second", offer.get("rematch").get("offer").asText());
@@ -625,6 +627,14 @@ abstract class ApiSuite {
         bob.move(next, "d2d4", 0);
         alice.move(next, "d7d5", 1);
         assertEquals(409, bob.post("/api/games/" + id + "/rematch", "{\"action\":\"offer\"}").status(), "one rematch per game");
+        assertFalse(alice.get("/api/games/" + id).json().get("rematch").get("available").asBoolean(), "agreed already");
+        // a friend game nobody joined has nobody to play a rematch with
+        String alone = alice.create("{\"variant\":\"chess\",\"mode\":\"friend\"}").get("id").asText();
+        alice.post("/api/games/" + alone + "/abort", "{}");
+        assertFalse(alice.get("/api/games/" + alone).json().get("rematch").get("available").asBoolean());
+        Api.Answer nobody = alice.post("/api/games/" + alone + "/rematch", "{\"action\":\"offer\"}");
+        assertEquals(409, nobody.status());
+        assertTrue(nobody.error().contains("nobody joined"), nobody.text());
     }
 
     @Test

@@ -124,6 +124,23 @@ public final class Game {
         result = automaticResult();
     }
 
+    /**
+     * Takes back the last move (a takeback in a live game): the position, the repetition counts and the check
+     * history go back to what they were before it, and the game is not over any more (the position before a move
+     * was never a finished one). Throws when no move was played.
+     */
+    public void undo() {
+        if (moves.isEmpty()) {
+            throw new IllegalStateException("no move to take back");
+        }
+        pos.undoMove();
+        moves.remove(moves.size() - 1);
+        long k = keys.remove(keys.size() - 1);
+        counts.merge(k, -1, (a, b) -> a + b == 0 ? null : a + b);
+        inCheck.remove(inCheck.size() - 1);
+        result = null;
+    }
+
     private void requireNotOver() {
         if (result != null) {
             throw new IllegalStateException("the game is over: " + result);

@@ -4,14 +4,19 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A game clock kept by the server: none, Fischer (main time plus an increment after each move) or byoyomi
+ * A game clock kept by the server: none, Fischer (main time plus an increment after each move), byoyomi
  * (main time, then {@code periods} periods of {@code byoyomiMs} each; a move inside a period keeps it, a
- * period used up is lost). The stored state is each side's main time and periods at the start of the
+ * period used up is lost) or correspondence ({@code initialMs} is the time for every move, a whole number of days:
+ * each move gives the mover the full time again, so {@code ms} is always {@code initialMs}). The stored state is each side's main time and periods at the start of the
  * current turn plus the server time the turn started, so the clock of a restarted server goes on from it. A clock
  * is changed only by its game's owner ({@link LiveGame}); snapshots hold a {@link #copy}.
  */
 final class Clock {
-    enum Type { NONE, FISCHER, BYOYOMI }
+    enum Type { NONE, FISCHER, BYOYOMI, CORRESPONDENCE }
+
+    /** The days per move a correspondence clock may have. */
+    static final java.util.List<Integer> CORRESPONDENCE_DAYS = java.util.List.of(1, 2, 3, 5, 7, 14);
+    static final long DAY_MS = 86_400_000L;
 
     final Type type;
     final long initialMs;
@@ -54,6 +59,11 @@ final class Clock {
         return type != Type.NONE;
     }
 
+    /** A correspondence clock (days per move): its game may leave memory while it runs; a sweep finds it overdue. */
+    boolean correspondence() {
+        return type == Type.CORRESPONDENCE;
+    }
+
     boolean running() {
         return timed() && turnStartedAt > 0;
     }
@@ -65,7 +75,7 @@ final class Clock {
         }
         return switch (type) {
             case NONE -> Long.MAX_VALUE;
-            case FISCHER -> turnStartedAt + ms[side];
+            case FISCHER, CORRESPONDENCE -> turnStartedAt + ms[side];
             case BYOYOMI -> turnStartedAt + ms[side] + periodsLeft[side] * byoyomiMs;
         };
     }
@@ -84,6 +94,8 @@ final class Clock {
         }
         if (type == Type.FISCHER) {
             ms[side] = ms[side] - used + incrementMs;
+        } else if (type == Type.CORRESPONDENCE) {
+            ms[side] = initialMs; // the full time again for the next move
         } else if (used <= ms[side]) {
             ms[side] -= used;
         } else {
@@ -91,6 +103,27 @@ final class Clock {
             ms[side] = 0;
             periodsLeft[side] -= (int) (over / byoyomiMs);
         }
+        return true;
+    }
+
+    /**
+     * After a takeback: the time {@code side} used on the turn that was taken back is charged without increment
+     * (a correspondence clock gives the full time again), and the clock is stopped; the caller starts the next turn.
+     * False (state unchanged) when the side had run out of time before {@code now}.
+     */
+    boolean chargeWithoutIncrement(int side, long now) {
+        if (!running()) {
+            return true;
+        }
+        if (now > flagAt(side)) {
+            return false;
+        }
+        if (type == Type.FISCHER) {
+            ms[side] -= Math.max(0, now - turnStartedAt);
+        } else if (type == Type.BYOYOMI) {
+            charge(side, now);
+        }
+        turnStartedAt = 0;
         return true;
     }
 
@@ -111,6 +144,8 @@ final class Clock {
         out.put("initialMs", initialMs);
         if (type == Type.FISCHER) {
             out.put("incrementMs", incrementMs);
+        } else if (type == Type.CORRESPONDENCE) {
+            out.put("daysPerMove", initialMs / DAY_MS);
         } else {
             out.put("byoyomiMs", byoyomiMs);
             out.put("periods", periods);
@@ -118,7 +153,7 @@ final class Clock {
         for (int side = 0; side < 2; side++) {
             long elapsed = running() && side == running ? Math.max(0, now - turnStartedAt) : 0;
             Map<String, Object> s = new LinkedHashMap<>();
-            if (type == Type.FISCHER) {
+            if (type == Type.FISCHER || type == Type.CORRESPONDENCE) {
                 s.put("ms", Math.max(0, ms[side] - elapsed));
             } else if (elapsed < ms[side]) {
                 s.put("ms", ms[side] - elapsed);

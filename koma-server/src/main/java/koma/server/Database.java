@@ -136,7 +136,7 @@ final class Database implements AutoCloseable {
     /** The writer's connection and its prepared statements. */
     private static final class WriterSession implements AutoCloseable {
         final Connection c;
-        final PreparedStatement insertGame, insertMove, updateGame, beat;
+        final PreparedStatement insertGame, insertMove, updateGame, beat, deleteMoves, insertChat, updateActions;
 
         WriterSession(Connection c, boolean sqlite) throws SQLException {
             this.c = c;
@@ -150,14 +150,49 @@ final class Database implements AutoCloseable {
             insertMove = c.prepareStatement("INSERT INTO moves (game_id, ply, move, played_at) VALUES (?,?,?,?)");
             updateGame = c.prepareStatement(UPDATE_GAME);
             beat = c.prepareStatement("UPDATE server_state SET alive_at = ? WHERE id = 1");
+            deleteMoves = c.prepareStatement("DELETE FROM moves WHERE game_id = ? AND ply > ?");
+            insertChat = c.prepareStatement("INSERT INTO chat (game_id, version, room, sender, text, sent_at)"
+                    + " VALUES (?,?,?,?,?,?)");
+            updateActions = c.prepareStatement(UPDATE_ACTIONS);
+        }
+
+        /** Runs the batched game and move inserts now (before a takeback deletes moves, in order). */
+        private int[] flush(int inserts, int moves) throws SQLException {
+            if (inserts > 0) {
+                insertGame.executeBatch();
+            }
+            if (moves > 0) {
+                insertMove.executeBatch();
+            }
+            return new int[]{0, 0};
         }
 
         void write(List<Write> writes, long aliveAt) throws SQLException {
             try {
                 Map<String, GameSnapshot> latest = new LinkedHashMap<>();
-                int inserts = 0, moves = 0;
+                java.util.Set<String> actions = new java.util.LinkedHashSet<>();
+                int inserts = 0, moves = 0, chats = 0;
                 for (Write w : writes) {
                     GameSnapshot s = w.change().snapshot();
+                    latest.put(s.id(), s);
+                    if (w.created() || touchesActions(w.change())) {
+                        actions.add(s.id());
+                    }
+                    LiveGame.ChatLine line = w.change().chat();
+                    if (line != null) {
+                        bindChat(insertChat, s.id(), line);
+                        insertChat.addBatch();
+                        chats++;
+                    }
+                    if (w.change().truncateTo() >= 0) {
+                        // a takeback: the moves stored so far in this batch first, then the taken back ones go
+                        int[] none = flush(inserts, moves);
+                        inserts = none[0];
+                        moves = none[1];
+                        deleteMoves.setString(1, s.id());
+                        deleteMoves.setInt(2, w.change().truncateTo());
+                        deleteMoves.executeUpdate();
+                    }
                     if (w.created()) {
                         bindGame(insertGame, s);
                         insertGame.addBatch();
@@ -169,7 +204,6 @@ final class Database implements AutoCloseable {
                             moves++;
                         }
                     } else {
-                        latest.put(s.id(), s);
                         if (w.change().move() != null) {
                             bindMove(insertMove, s.id(), w.change().ply(), w.change().move(), w.change().at());
                             insertMove.addBatch();
@@ -177,12 +211,24 @@ final class Database implements AutoCloseable {
                         }
                     }
                 }
-                if (inserts > 0) {
-                    insertGame.executeBatch();
+                flush(inserts, moves);
+                if (chats > 0) {
+                    insertChat.executeBatch();
                 }
-                if (moves > 0) {
-                    insertMove.executeBatch();
+                Map<String, GameSnapshot> updates = new LinkedHashMap<>();
+                for (Write w : writes) {
+                    if (!w.created()) {
+                        updates.put(w.change().snapshot().id(), latest.get(w.change().snapshot().id()));
+                    }
                 }
+                for (String id : actions) {
+                    bindActions(updateActions, latest.get(id));
+                    updateActions.addBatch();
+                }
+                if (!actions.isEmpty()) {
+                    updateActions.executeBatch();
+                }
+                latest = updates;
                 for (GameSnapshot s : latest.values()) {
                     bindUpdate(updateGame, s);
                     updateGame.addBatch();
@@ -278,7 +324,8 @@ final class Database implements AutoCloseable {
 
         @Override
         public void close() {
-            for (AutoCloseable a : new AutoCloseable[]{insertGame, insertMove, updateGame, beat, c}) {
+            for (AutoCloseable a : new AutoCloseable[]{insertGame, insertMove, updateGame, beat, deleteMoves, insertChat,
+                    updateActions, c}) {
                 try {
                     a.close();
                 } catch (Exception ignored) {
@@ -299,6 +346,46 @@ final class Database implements AutoCloseable {
             + " first_ms = ?, second_ms = ?, first_periods = ?, second_periods = ?, turn_started_at = ?, ply = ?,"
             + " draw_offer = ?, result_winner = ?, result_termination = ?, updated_at = ?, version = ?,"
             + " first_user = ?, second_user = ? WHERE id = ?";
+
+    /**
+     * The in-game actions' columns (V4) and the start position's side to move, written when a game is created and
+     * by the changes that may alter them ({@link #touchesActions}), not by every move.
+     */
+    private static final String UPDATE_ACTIONS = "UPDATE games SET takeback_offer = ?, takebacks_refused_first = ?,"
+            + " takebacks_refused_second = ?, rematch_offer = ?, rematch_id = ?, start_side = ? WHERE id = ?";
+
+    /** Event types after which the actions' columns may differ from the stored ones (a game's end clears offers). */
+    private static final java.util.Set<String> ACTION_EVENTS = java.util.Set.of("takebackOffer", "takeback",
+            "rematchOffer", "rematch", "status");
+
+    private static boolean touchesActions(LiveGame.Change c) {
+        for (GameEvent e : c.events()) {
+            if (ACTION_EVENTS.contains(e.type)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void bindActions(PreparedStatement st, GameSnapshot s) throws SQLException {
+        GameSnapshot.Actions a = s.actions();
+        st.setString(1, LiveGame.side(a.takebackOffer()));
+        st.setInt(2, a.refusedFirst());
+        st.setInt(3, a.refusedSecond());
+        st.setString(4, a.rematchOffer() == GameSnapshot.Actions.REMATCH_DECLINED ? "declined" : LiveGame.side(a.rematchOffer()));
+        st.setString(5, a.rematchId());
+        st.setString(6, LiveGame.side(s.start().sideToMove()));
+        st.setString(7, s.id());
+    }
+
+    private static void bindChat(PreparedStatement st, String id, LiveGame.ChatLine m) throws SQLException {
+        st.setString(1, id);
+        st.setInt(2, m.version());
+        st.setString(3, m.room());
+        st.setString(4, m.sender());
+        st.setString(5, m.text());
+        st.setLong(6, m.at());
+    }
 
     private static void bindGame(PreparedStatement st, GameSnapshot s) throws SQLException {
         Clock k = s.clock();
@@ -398,7 +485,65 @@ final class Database implements AutoCloseable {
 
     /** The ids of the games whose clock runs (the only ones a starting server loads). */
     List<String> running() {
-        return ids("SELECT id FROM games WHERE status = 'active' AND turn_started_at IS NOT NULL", List.of(), 1_000_000);
+        return ids("SELECT id FROM games WHERE status = 'active' AND turn_started_at IS NOT NULL"
+                + " AND clock_type <> 'correspondence'", List.of(), 1_000_000);
+    }
+
+    /**
+     * Up to {@code limit} ids of correspondence games whose side to move's time for the move ran out before
+     * {@code now} (each move has the clock's whole time, {@code clock_initial_ms}): the sweep ends them on time.
+     */
+    List<String> overdue(long now, int limit) {
+        return ids("SELECT id FROM games WHERE clock_type = 'correspondence' AND status = 'active'"
+                + " AND turn_started_at IS NOT NULL AND turn_started_at + clock_initial_ms < ?", List.of(now), limit);
+    }
+
+    /** A game where it is a seat's turn: its id, rule set, the seat's side, and when its time for the move ends. */
+    record Turn(String id, String variant, String side, String clockType, Long deadline) {
+    }
+
+    /**
+     * The active games, most recently changed first (at most {@code limit}), where it is the turn of a seat held by
+     * one of {@code tokenHashes} (SHA-256 hex of seat tokens, at most 1000): for "games where it is my turn".
+     */
+    List<Turn> myTurn(java.util.Collection<String> tokenHashes, int limit) {
+        List<Turn> out = new ArrayList<>();
+        if (tokenHashes.isEmpty()) {
+            return out;
+        }
+        if (tokenHashes.size() > 1000) {
+            throw new IllegalArgumentException("tokenHashes: at most 1000, got " + tokenHashes.size());
+        }
+        String marks = String.join(",", java.util.Collections.nCopies(tokenHashes.size(), "?"));
+        // the side to move: the start's after an even number of moves, the other after an odd one
+        String firstToMove = "((ply + CASE WHEN start_side = 'first' THEN 0 ELSE 1 END) % 2 = 0)";
+        String sql = "SELECT id, variant, " + firstToMove + ", clock_type, turn_started_at, clock_initial_ms FROM games"
+                + " WHERE status = 'active' AND start_side IS NOT NULL AND ((" + firstToMove + " AND first_token IN ("
+                + marks + ")) OR (NOT " + firstToMove + " AND second_token IN (" + marks + "))) ORDER BY updated_at DESC";
+        query(c -> {
+            try (PreparedStatement st = c.prepareStatement(sql)) {
+                int i = 1;
+                for (int pass = 0; pass < 2; pass++) {
+                    for (String h : tokenHashes) {
+                        st.setString(i++, h);
+                    }
+                }
+                st.setMaxRows(limit);
+                try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next() && out.size() < limit) {
+                        long started = rs.getLong(5);
+                        boolean timed = !rs.wasNull() && !"none".equals(rs.getString(4));
+                        Long deadline = null;
+                        if (timed && "correspondence".equals(rs.getString(4))) {
+                            deadline = started + rs.getLong(6);
+                        }
+                        out.add(new Turn(rs.getString(1), rs.getString(2), rs.getBoolean(3) ? "first" : "second",
+                                rs.getString(4), deadline));
+                    }
+                }
+            }
+        });
+        return out;
     }
 
     /**
@@ -501,6 +646,14 @@ final class Database implements AutoCloseable {
                         case "second" -> 1;
                         default -> LiveGame.NO_RESULT;
                     };
+                    String rematch = rs.getString("rematch_offer");
+                    String takeback = rs.getString("takeback_offer");
+                    GameSnapshot.Actions actions = new GameSnapshot.Actions(
+                            takeback == null ? -1 : takeback.equals("first") ? 0 : 1,
+                            rs.getInt("takebacks_refused_first"), rs.getInt("takebacks_refused_second"),
+                            rematch == null ? -1 : rematch.equals("declined") ? GameSnapshot.Actions.REMATCH_DECLINED
+                                    : rematch.equals("first") ? 0 : 1,
+                            rs.getString("rematch_id"), chat(c, id, "players"), chat(c, id, "spectators"));
                     if (moves.size() != rs.getInt("ply")) {
                         throw new SQLException("game " + id + " has " + moves.size() + " moves stored but ply "
                                 + rs.getInt("ply"));
@@ -510,7 +663,7 @@ final class Database implements AutoCloseable {
                             new String[]{rs.getString("first_player"), rs.getString("second_player")},
                             new String[]{rs.getString("first_token"), rs.getString("second_token")},
                             offer == null ? -1 : offer.equals("first") ? 0 : 1, w, termination, rs.getInt("version"),
-                            rs.getLong("updated_at"), moves, playedAt,
+                            rs.getLong("updated_at"), moves, playedAt, actions,
                             new PlayerAccount[]{seated(c, id, rules.id, rs.getString("first_user")),
                                     seated(c, id, rules.id, rs.getString("second_user"))},
                             rs.getInt("rated") == 1, null);
@@ -522,7 +675,7 @@ final class Database implements AutoCloseable {
                     LiveGame.Stored s = out[0];
                     out[0] = new LiveGame.Stored(s.id(), s.rules(), s.mode(), s.start(), s.clock(), s.createdAt(),
                             s.status(), s.players(), s.tokens(), s.drawOffer(), s.winner(), s.termination(), s.version(),
-                            s.updatedAt(), s.moves(), s.playedAt(), s.accounts(), s.rated(), diffs);
+                            s.updatedAt(), s.moves(), s.playedAt(), s.actions(), s.accounts(), s.rated(), diffs);
                 }
             }
         });
@@ -579,6 +732,28 @@ final class Database implements AutoCloseable {
             }
         }
         return diffs;
+    }
+
+    /** The last {@link LiveGame#CHAT_HISTORY} messages of a game's chat room, oldest first. */
+    private static List<Map<String, Object>> chat(Connection c, String id, String room) throws SQLException {
+        List<Map<String, Object>> out = new ArrayList<>();
+        try (PreparedStatement st = c.prepareStatement("SELECT sender, text, sent_at FROM chat WHERE game_id = ?"
+                + " AND room = ? ORDER BY version DESC LIMIT " + LiveGame.CHAT_HISTORY)) {
+            st.setString(1, id);
+            st.setString(2, room);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("room", room);
+                    m.put("from", rs.getString(1));
+                    m.put("text", rs.getString(2));
+                    m.put("at", rs.getLong(3));
+                    out.add(java.util.Collections.unmodifiableMap(m));
+                }
+            }
+        }
+        java.util.Collections.reverse(out);
+        return out;
     }
 
     /** Work on a connection that may throw SQLException. */

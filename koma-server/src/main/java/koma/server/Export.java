@@ -92,6 +92,7 @@ final class Export {
                 case FISCHER -> seconds(k.initialMs) + "+" + seconds(k.incrementMs);
                 case BYOYOMI -> seconds(k.initialMs) + "+" + seconds(k.byoyomiMs) + " byoyomi"
                         + (k.periods > 1 ? " x" + k.periods : "");
+                case CORRESPONDENCE -> "1/" + seconds(k.initialMs); // PGN: one move per that many seconds
             });
         }
         if (s.termination() != null) {
@@ -201,6 +202,8 @@ final class Export {
             prev = Math.max(prev, at);
             if (k.type == Clock.Type.FISCHER) {
                 main[side] += k.incrementMs - t;
+            } else if (k.type == Clock.Type.CORRESPONDENCE) {
+                main[side] = k.initialMs; // the full time again for each move
             } else if (t <= main[side]) {
                 main[side] -= t;
             } else {

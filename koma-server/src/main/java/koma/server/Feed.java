@@ -134,7 +134,7 @@ final class Feed {
                 }
                 for (GameEvent e : change.events()) {
                     if (e.version > c.version) {
-                        send(c, e.json());
+                        send(c, e.jsonFor(c.seat));
                         c.version = e.version;
                     }
                 }

@@ -202,7 +202,9 @@ final class GameService implements AutoCloseable {
     private boolean unloadable(LiveGame g) {
         synchronized (g) {
             AtomicInteger u = unwritten.get(g.id);
-            return !g.clock().running() && !g.engineBusy && (u == null || u.get() == 0) && !feed.watched(g.id);
+            // a correspondence game may go while its clock runs: the sweep finds it in the database when overdue
+            return (!g.clock().running() || g.clock().correspondence()) && !g.engineBusy && (u == null || u.get() == 0)
+                    && !feed.watched(g.id);
         }
     }
 
@@ -344,6 +346,59 @@ final class GameService implements AutoCloseable {
         return apply(g, x -> x.claim(seat, kind, System.currentTimeMillis()));
     }
 
+    CompletableFuture<LiveGame.Change> abort(LiveGame g, Seat seat) {
+        return apply(g, x -> x.abort(seat, System.currentTimeMillis()));
+    }
+
+    CompletableFuture<LiveGame.Change> takeback(LiveGame g, Seat seat, String action) {
+        return apply(g, x -> x.takeback(seat, action, System.currentTimeMillis()));
+    }
+
+    CompletableFuture<LiveGame.Change> chat(LiveGame g, Seat seat, String text, String client) {
+        return apply(g, x -> x.chat(seat, client, text, System.currentTimeMillis()));
+    }
+
+    /**
+     * A rematch offer, refusal or acceptance. The acceptance (or an offer while the other's stands) creates the new
+     * game under the old game's lock and queues it for the writer before the old game's {@code rematch} event, so
+     * the event is published only once the new game is stored. The new game counts for {@code client}.
+     */
+    CompletableFuture<LiveGame.Change> rematch(LiveGame g, Seat seat, String action, String client) {
+        if (!action.equals("decline")) {
+            makeRoom(); // before the game's lock: making room takes other games' locks
+        }
+        return apply(g, x -> {
+            long now = System.currentTimeMillis();
+            if (!x.rematchStarts(seat, action)) {
+                return x.rematch(seat, action, now);
+            }
+            LiveGame fresh = x.rematchGame(newId(), client, now);
+            synchronized (fresh) {
+                games.put(fresh.id, fresh);
+                byCreator.computeIfAbsent(client, k -> ConcurrentHashMap.newKeySet()).add(fresh.id);
+                submit(new LiveGame.Change(fresh, List.of(), fresh.snapshot(), null, 0, now), true);
+                afterChange(fresh);
+            }
+            return x.rematchAgreed(seat, fresh.id, now);
+        });
+    }
+
+    /** The game a rematch of {@code g} created (null while none): for the seat's cookie of the new game. */
+    String rematchOf(LiveGame g) {
+        synchronized (g) {
+            return g.rematchId();
+        }
+    }
+
+    /**
+     * The active games where it is the turn of a seat held by one of the given token hashes (at most 1000), most
+     * recently changed first, at most {@code limit}: "games where it is my turn" (the accounts feature passes the
+     * hashes of its player's seats).
+     */
+    List<Database.Turn> myTurn(java.util.Collection<String> tokenHashes, int limit) {
+        return db.myTurn(tokenHashes, limit);
+    }
+
     /**
      * Makes a change under the game's lock and queues it for the writer; the future completes once it is
      * committed (its events then published), with null for no change. A refusal throws {@link GameError}.
@@ -464,6 +519,7 @@ final class GameService implements AutoCloseable {
                     }
                 }
             }
+            flagOverdue(now);
             long join = limits.joinTimeout().toMillis(), abandon = limits.abandonAfter().toMillis();
             for (String id : db.stale(now - join, now - abandon, SWEEP_BATCH)) {
                 LiveGame g = find(id);
@@ -479,6 +535,19 @@ final class GameService implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             LOG.warn("sweep failed: {}", e.toString());
+        }
+    }
+
+    /**
+     * Ends on time the correspondence games whose time for the move ran out, found in the database (they need not be
+     * in memory: idle ones are unloaded while their clock runs). Each is loaded and checked under its lock.
+     */
+    void flagOverdue(long now) {
+        for (String id : db.overdue(now, SWEEP_BATCH)) {
+            LiveGame g = find(id);
+            if (g != null) {
+                checkFlag(g);
+            }
         }
     }
 

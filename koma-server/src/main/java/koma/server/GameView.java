@@ -70,6 +70,11 @@ final class GameView {
         out.put("clock", g.clock().view(g.active() ? p.sideToMove() : -1, now));
         out.put("drawOffer", LiveGame.side(g.drawOffer()));
         out.put("result", result(g.winner(), g.termination()));
+        GameSnapshot.Actions a = g.actions();
+        out.put("takebackOffer", LiveGame.side(a.takebackOffer()));
+        out.put("rematch", rematch(a, g.mode(), g.finished(), g.tokens().get(0) != null && g.tokens().get(1) != null));
+        // each chat room is shown to its own only: the seats see the players' room, everyone else the spectators'
+        out.put("chat", seat == Seat.NONE ? a.spectatorsChat() : a.playersChat());
         return out;
     }
 
@@ -96,6 +101,17 @@ final class GameView {
             out.add(m);
         }
         return out;
+    }
+
+    /**
+     * The rematch object of the game and its events: the offer, whether one was declined, the rematch game's id, and
+     * whether a rematch may be offered now (a finished friend game both players sat in, none agreed or declined).
+     */
+    static Map<String, Object> rematch(GameSnapshot.Actions a, LiveGame.Mode mode, boolean finished, boolean bothSeated) {
+        Map<String, Object> r = a.rematchView();
+        r.put("available", mode == LiveGame.Mode.FRIEND && finished && bothSeated && a.rematchId() == null
+                && a.rematchOffer() != GameSnapshot.Actions.REMATCH_DECLINED);
+        return r;
     }
 
     /** The result object: winner, termination and the score text ({@code *} for a game ended without result). */

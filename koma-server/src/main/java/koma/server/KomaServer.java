@@ -42,6 +42,9 @@ public final class KomaServer implements AutoCloseable {
     public static final int MAX_BODY = 64 * 1024;
     private static final long COOKIE_MAX_AGE_S = 365L * 24 * 3600;
 
+    /** Longest chat text read from a body; the game refuses more than its own limit with a clear message. */
+    private static final int CHAT_BODY_MAX = 4096;
+
     /** Open TCP connections in all beyond the feeds' limit (HTTP keep-alive connections, upgrades in progress). */
     private static final int EXTRA_CONNECTIONS = 2_000;
 
@@ -143,6 +146,14 @@ public final class KomaServer implements AutoCloseable {
         seatAction("resign", null, (g, seat, value) -> games.resign(g, seat));
         seatAction("draw", "action", games::draw);
         seatAction("claim", "kind", games::claim);
+        seatAction("abort", null, (g, seat, value) -> games.abort(g, seat));
+        seatAction("takeback", "action", games::takeback);
+        app.post("/api/games/{id}/rematch", this::rematch);
+        app.post("/api/games/{id}/chat", ctx -> {
+            LiveGame g = games.get(ctx.pathParam("id"));
+            String text = body(ctx).string("text", true, CHAT_BODY_MAX);
+            answerEvents(ctx, g, games.chat(g, seat(ctx, g), text, client(ctx)));
+        });
         app.get("/api/games/{id}/export", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
             String format = ctx.queryParam("format");
@@ -456,6 +467,9 @@ public final class KomaServer implements AutoCloseable {
         }
         int level = b.integer("level", false, 0, 20, 10);
         Clock clock = clock(b.node().get("clock"));
+        if (clock.correspondence() && mode != LiveGame.Mode.FRIEND) {
+            throw ApiException.badRequest("clock: a correspondence clock is for friend games only");
+        }
         String fen = b.string("fen", false, Fen.MAX_LENGTH);
         String record = b.string("record", false, MAX_BODY);
         if (fen != null && record != null) {
@@ -488,6 +502,35 @@ public final class KomaServer implements AutoCloseable {
         ctx.status(201).json(view);
     }
 
+    /**
+     * {@code POST /api/games/{id}/rematch}: {@code offer}, {@code accept} or {@code decline} a rematch (events), or
+     * {@code seat}: a player of the old game, proved by its seat cookie, gets the cookie of its seat in the rematch
+     * game (the same token: the rematch game's seats were given the old seats' tokens, colours swapped).
+     */
+    private void rematch(Context ctx) throws IOException {
+        LiveGame g = games.get(ctx.pathParam("id"));
+        String action = body(ctx).string("action", true, 16);
+        Seat seat = seat(ctx, g);
+        if (!action.equals("seat")) {
+            answerEvents(ctx, g, games.rematch(g, seat, action, client(ctx)));
+            return;
+        }
+        if (seat != Seat.FIRST && seat != Seat.SECOND) {
+            throw new ApiException(403, "you hold no player's seat in this game (no valid koma_" + g.id + " cookie)");
+        }
+        String newId = games.rematchOf(g);
+        if (newId == null) {
+            throw new ApiException(409, "action: no rematch was agreed in this game");
+        }
+        LiveGame fresh = games.get(newId);
+        String token = ctx.cookie("koma_" + g.id);
+        setSeatCookie(ctx, newId, token);
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("gameId", newId);
+        out.put("you", GameService.seatOf(fresh, token).json());
+        ctx.json(out);
+    }
+
     /** The clock object of a new game. */
     private static Clock clock(JsonNode c) {
         if (c == null || c.isNull()) {
@@ -509,7 +552,15 @@ public final class KomaServer implements AutoCloseable {
                 int periods = (int) Body.number(c, "periods", false, 1, 10, 1);
                 yield new Clock(Clock.Type.BYOYOMI, initial, 0, byoyomi, periods);
             }
-            default -> throw ApiException.badRequest("clock.type: must be none, fischer or byoyomi, got '" + type + "'");
+            case "correspondence" -> {
+                int days = (int) Body.number(c, "days", true, 1, 14, 0);
+                if (!Clock.CORRESPONDENCE_DAYS.contains(days)) {
+                    throw ApiException.badRequest("clock.days: must be one of " + Clock.CORRESPONDENCE_DAYS + ", got " + days);
+                }
+                yield new Clock(Clock.Type.CORRESPONDENCE, days * Clock.DAY_MS, 0, 0, 0);
+            }
+            default -> throw ApiException.badRequest("clock.type: must be none, fischer, byoyomi or correspondence, got '"
+                    + type + "'");
         };
     }
 
@@ -521,6 +572,11 @@ public final class KomaServer implements AutoCloseable {
     /** Feed connections cut off for reading too slowly (for tests and monitoring). */
     public int feedsDropped() {
         return feed.dropped.get();
+    }
+
+    /** The games of this server (for tests: "games where it is my turn" has no route yet). */
+    GameService games() {
+        return games;
     }
 
     /** Live games held in memory (for tests and monitoring). */

@@ -23,7 +23,7 @@ import koma.server.GameView.Seat;
 
 /**
  * One live game, the single owner of its state. Its monitor is its lock: every change (a move, a join, a draw
- * offer, a claim, a resignation, a flag fall, an abort) is a method here that checks the change, applies it, and
+ * offer, a claim, a resignation, a flag fall, an abort, a takeback, a rematch offer, a chat message) is a method here that checks the change, applies it, and
  * returns a {@link Change}: the events it caused, each with the game's next version, and an immutable
  * {@link GameSnapshot} of the state after it for the database, the JSON view and the feed. Refusals are
  * {@link GameError}s. The registry ({@link GameService}) sends each change to the writer before releasing the
@@ -35,6 +35,17 @@ final class LiveGame {
 
     /** {@link #resultWinner} of a game ended without a result (aborted): no winner, no draw. */
     static final int NO_RESULT = -2;
+    /** Takeback requests of one side the opponent may refuse in one game; the next request answers 429. */
+    static final int MAX_TAKEBACK_REFUSALS = 3;
+    /** Longest chat message, in characters (code points), after trimming. */
+    static final int CHAT_MAX_LENGTH = 140;
+    /** Chat messages kept in memory (and sent with the game) per room. */
+    static final int CHAT_HISTORY = 100;
+    /** Chat rate limits: per sender, and per room of a game, within {@link #CHAT_WINDOW_MS}. */
+    static final int CHAT_PER_SENDER = 5, CHAT_PER_ROOM = 20;
+    static final long CHAT_WINDOW_MS = 10_000;
+    /** Chat senders whose recent message times a game remembers (least recent forgotten first). */
+    private static final int CHAT_SENDERS = 256;
 
     final String id;
     final RuleSet rules;
@@ -82,6 +93,23 @@ final class LiveGame {
     /** Epoch ms of the last change (for the abandonment and idle rules). */
     private long updatedAt;
     private GameSnapshot snapshot;
+    /** -1 none, else the side that asked to take back its last move. */
+    private int takebackOffer = -1;
+    /** Per side: its takeback requests the opponent declined. */
+    private final int[] takebacksRefused = new int[2];
+    /** -1 none, else the side that offered a rematch, or {@link GameSnapshot.Actions#REMATCH_DECLINED}. */
+    private int rematchOffer = -1;
+    /** The rematch game's id once both agreed. */
+    private String rematchId;
+    /** The last messages of each chat room (immutable lists, replaced on each message: snapshots share them). */
+    private List<Map<String, Object>> playersChat = List.of(), spectatorsChat = List.of();
+    /** Recent message times per chat sender and per room, for the rate limits (not stored). */
+    private final Map<String, long[]> chatTimes = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, long[]> e) {
+            return size() > CHAT_SENDERS;
+        }
+    };
 
     /** The pending flag-fall check, if any ({@link GameService}). */
     ScheduledFuture<?> flagTimer;
@@ -92,8 +120,19 @@ final class LiveGame {
     /** Epoch ms of the last load, change or view, for unloading idle games. */
     volatile long touchedAt;
 
-    /** What a change made: its events (possibly none), the state after it, and the move to store, if any. */
-    record Change(LiveGame game, List<GameEvent> events, GameSnapshot snapshot, String move, int ply, long at) {
+    /**
+     * What a change made: its events (possibly none), the state after it, the move to store, if any, the ply the
+     * stored moves are cut back to first (a takeback; -1 none), and the chat message to store, if any.
+     */
+    record Change(LiveGame game, List<GameEvent> events, GameSnapshot snapshot, String move, int ply, long at,
+                  int truncateTo, ChatLine chat) {
+        Change(LiveGame game, List<GameEvent> events, GameSnapshot snapshot, String move, int ply, long at) {
+            this(game, events, snapshot, move, ply, at, -1, null);
+        }
+    }
+
+    /** A chat message to store: the event's version, the room, the sender ("first", "second", "spectator"). */
+    record ChatLine(int version, String room, String sender, String text, long at) {
     }
 
     private LiveGame(String id, RuleSet rules, Mode mode, Position start, Clock clock, long createdAt, String creator) {
@@ -149,8 +188,8 @@ final class LiveGame {
     /** The stored fields of a game read back from the database ({@link Database#load}). */
     record Stored(String id, RuleSet rules, Mode mode, Position start, Clock clock, long createdAt, String status,
                   String[] players, String[] tokens, int drawOffer, Integer winner, String termination, int version,
-                  long updatedAt, List<String> moves, List<Long> playedAt, PlayerAccount[] accounts, boolean rated,
-                  int[] ratingDiffs) {
+                  long updatedAt, List<String> moves, List<Long> playedAt, GameSnapshot.Actions actions,
+                  PlayerAccount[] accounts, boolean rated, int[] ratingDiffs) {
     }
 
     /**
@@ -217,6 +256,14 @@ final class LiveGame {
         if (g.finished()) {
             g.legal = List.of();
         }
+        GameSnapshot.Actions a = s.actions();
+        g.takebackOffer = a.takebackOffer();
+        g.takebacksRefused[0] = a.refusedFirst();
+        g.takebacksRefused[1] = a.refusedSecond();
+        g.rematchOffer = a.rematchOffer();
+        g.rematchId = a.rematchId();
+        g.playersChat = List.copyOf(a.playersChat());
+        g.spectatorsChat = List.copyOf(a.spectatorsChat());
         g.version = s.version();
         g.updatedAt = s.updatedAt();
         g.touchedAt = now;
@@ -349,6 +396,10 @@ final class LiveGame {
         if (drawOffer == (side ^ 1)) {
             drawOffer = -1; // moving instead of answering declines the offer
             events.add(drawOfferEvent());
+        }
+        if (takebackOffer >= 0 && !finished()) {
+            takebackOffer = -1; // a move withdraws a takeback request (not counted as refused)
+            events.add(takebackOfferEvent());
         }
         if (finished()) {
             events.add(statusEvent(now));
@@ -519,6 +570,346 @@ final class LiveGame {
         return change(List.of(), null, now);
     }
 
+    // ---- in-game actions: abort, takeback, rematch, chat ----
+
+    /**
+     * Either player aborts the game before both sides have moved (fewer than two moves in its list), or the creator
+     * of a friend game nobody joined yet: it ends without a result, "aborted".
+     */
+    Change abort(Seat seat, long now) {
+        if (seat == Seat.NONE) {
+            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+        }
+        if (finished()) {
+            throw GameError.conflict("the game is over: " + resultTermination);
+        }
+        if (ply() >= 2) {
+            throw GameError.conflict("the game can no longer be aborted: both sides have moved; resign instead");
+        }
+        resultWinner = NO_RESULT;
+        resultTermination = "aborted";
+        ended();
+        return change(List.of(statusEvent(now)), null, now);
+    }
+
+    /**
+     * A takeback: {@code offer} asks to take back the asker's last move (and the opponent's reply after it, so that
+     * the asker is to move again); the opponent answers {@code accept} or {@code decline}. Against the computer and
+     * at one board the takeback is made at once. A side's requests refused {@link #MAX_TAKEBACK_REFUSALS} times
+     * are not taken any more in this game (429).
+     */
+    Change takeback(Seat seat, String action, long now) {
+        requirePlaying();
+        switch (action) {
+            case "offer" -> {
+                int side = takebackAsker(seat);
+                int n = takebackPlies(side);
+                if (n == 0) {
+                    throw GameError.conflict("action: the " + side(side) + " player has no move to take back");
+                }
+                if (mode != Mode.FRIEND) {
+                    if (engineBusy) {
+                        throw GameError.conflict("action: the computer is thinking; ask again after its move");
+                    }
+                    return undo(n, now);
+                }
+                if (takebackOffer == side) {
+                    return change(List.of(), null, now);
+                }
+                if (takebackOffer == (side ^ 1)) {
+                    throw GameError.conflict("action: the " + side(side ^ 1)
+                            + " player asked for a takeback; accept or decline it first");
+                }
+                if (takebacksRefused[side] >= MAX_TAKEBACK_REFUSALS) {
+                    throw GameError.tooMany("action: the " + side(side) + " player's takeback requests were refused "
+                            + MAX_TAKEBACK_REFUSALS + " times, the limit per game");
+                }
+                takebackOffer = side;
+                return change(List.of(takebackOfferEvent()), null, now);
+            }
+            case "accept", "decline" -> {
+                if (takebackOffer < 0) {
+                    throw GameError.conflict("action: there is no takeback request to " + action);
+                }
+                int answering = takebackOffer ^ 1;
+                if (seat == Seat.NONE || !seat.holds(answering) || isComputer(answering)) {
+                    throw GameError.forbidden("action: only the " + side(answering) + " player may " + action
+                            + " this takeback request");
+                }
+                int asker = takebackOffer;
+                takebackOffer = -1;
+                if (action.equals("decline")) {
+                    takebacksRefused[asker]++;
+                    return change(List.of(takebackOfferEvent()), null, now);
+                }
+                return undo(takebackPlies(asker), now);
+            }
+            default -> throw GameError.invalid("action: must be offer, accept or decline, got '" + action + "'");
+        }
+    }
+
+    /** The side asking for a takeback: the seat's side; at one board the side that made the last move. */
+    private int takebackAsker(Seat seat) {
+        return switch (seat) {
+            case NONE -> throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+            case BOTH -> sideToMove() ^ 1;
+            case FIRST -> 0;
+            case SECOND -> 1;
+        };
+    }
+
+    /**
+     * The moves a takeback for {@code side} undoes: its last move, and the opponent's reply when the opponent has
+     * replied (the asker is then to move again); 0 when the side has no move to take back.
+     */
+    private int takebackPlies(int side) {
+        int n = sideToMove() == side ? 2 : 1;
+        return n <= ply() ? n : 0;
+    }
+
+    /**
+     * Takes back the last {@code n} moves: the rules core's game (position, repetition counts), the move log (old
+     * snapshots keep theirs), the clock (the side to move is charged its time so far, without increment, and the
+     * new side to move's time starts), the offers; one {@code takeback} event with what a client needs.
+     */
+    private Change undo(int n, long now) {
+        int mover = sideToMove();
+        if (clock.running() && !clock.chargeWithoutIncrement(mover, now)) {
+            Change c = flag(now);
+            throw new FlagFell(c, "the game is over: the " + side(mover) + " player ran out of time");
+        }
+        for (int i = 0; i < n; i++) {
+            game.undo();
+        }
+        int ply = ply() - n;
+        history.truncate(ply);
+        current = game.position();
+        legal = legalOf(current);
+        if (ply == 0) {
+            previousTo = -1;
+        } else {
+            Position before = ply >= 2 ? Fen.parse(rules, (String) history.get(ply - 2).get("fen")) : start.copy();
+            previousTo = Move.to(MoveNotation.parseUci(before, (String) history.get(ply - 1).get("move")));
+        }
+        drawOffer = -1;
+        takebackOffer = -1;
+        if (clock.timed()) {
+            clock.turnStartedAt = now;
+        }
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("ply", ply);
+        e.put("fen", Fen.format(current));
+        e.put("sideToMove", side(current.sideToMove()));
+        e.put("check", current.inCheck());
+        e.put("lastMove", ply == 0 ? null : history.get(ply - 1).get("move"));
+        e.put("legalMoves", legal);
+        e.put("clock", clock.view(current.sideToMove(), now));
+        e.put("drawOffer", null);
+        e.put("takebackOffer", null);
+        updatedAt = now;
+        touchedAt = now;
+        List<GameEvent> events = List.of(new GameEvent("takeback", ++version, e));
+        snapshot = snap();
+        return new Change(this, events, snapshot, null, ply, now, ply, null);
+    }
+
+    /** True when {@code action} by the seat starts the rematch: an accept, or an offer while the other's stands. */
+    boolean rematchStarts(Seat seat, String action) {
+        int side = seat == Seat.FIRST ? 0 : seat == Seat.SECOND ? 1 : -1;
+        return side >= 0 && rematchOffer == (side ^ 1) && rematchId == null && finished()
+                && (action.equals("accept") || action.equals("offer"));
+    }
+
+    /**
+     * A rematch offer or its refusal, in a finished friend game that both players sat in. The acceptance, which
+     * creates the new game, is {@link #rematchAgreed} (checked with {@link #rematchStarts} first). One rematch per
+     * game; after a refusal no more offers.
+     */
+    Change rematch(Seat seat, String action, long now) {
+        int side = rematchSide(seat);
+        switch (action) {
+            case "offer" -> {
+                if (rematchOffer == GameSnapshot.Actions.REMATCH_DECLINED) {
+                    throw GameError.conflict("action: a rematch was declined in this game");
+                }
+                if (rematchOffer == side) {
+                    return change(List.of(), null, now);
+                }
+                rematchOffer = side;
+                return quietChange(List.of(rematchEvent("rematchOffer")), now);
+            }
+            case "accept", "decline" -> {
+                if (rematchOffer != (side ^ 1)) {
+                    throw GameError.conflict("action: there is no rematch offer of the " + side(side ^ 1)
+                            + " player to " + action);
+                }
+                if (action.equals("accept")) {
+                    throw new IllegalStateException("an accepted rematch is made by rematchAgreed");
+                }
+                rematchOffer = GameSnapshot.Actions.REMATCH_DECLINED;
+                return quietChange(List.of(rematchEvent("rematchOffer")), now);
+            }
+            default -> throw GameError.invalid("action: must be offer, accept or decline, got '" + action + "'");
+        }
+    }
+
+    /** The side of a seat that may act on a rematch: a finished friend game, both seats taken, none agreed yet. */
+    private int rematchSide(Seat seat) {
+        if (mode != Mode.FRIEND) {
+            throw GameError.conflict("action: only friend games have rematches; start a new game with the same settings");
+        }
+        if (seat != Seat.FIRST && seat != Seat.SECOND) {
+            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+        }
+        if (!finished()) {
+            throw GameError.conflict("action: the game is not over yet");
+        }
+        if (tokens[0] == null || tokens[1] == null) {
+            throw GameError.conflict("action: nobody joined this game; there is nobody to play a rematch with");
+        }
+        if (rematchId != null) {
+            throw GameError.conflict("action: the rematch of this game is game " + rematchId);
+        }
+        return seat == Seat.FIRST ? 0 : 1;
+    }
+
+    /**
+     * The rematch was agreed ({@link #rematchStarts} held): the new game's id is recorded and announced. The new game
+     * itself is {@link #rematchGame}, made and stored by the caller before this change.
+     */
+    Change rematchAgreed(Seat seat, String newId, long now) {
+        rematchSide(seat);
+        rematchOffer = -1;
+        rematchId = newId;
+        return quietChange(List.of(rematchEvent("rematch")), now);
+    }
+
+    /** The rematch of this game: same rule set, mode, start position and clock, the seats' colours swapped. */
+    LiveGame rematchGame(String newId, String creator, long now) {
+        LiveGame g = new LiveGame(newId, rules, mode, start, new Clock(clock.type, clock.initialMs, clock.incrementMs,
+                clock.byoyomiMs, clock.periods), now, creator);
+        g.players[0] = g.players[1] = "human";
+        g.tokens[0] = tokens[1];
+        g.tokens[1] = tokens[0];
+        g.status = "active";
+        if (g.clock.timed()) {
+            g.clock.turnStartedAt = now;
+        }
+        g.snapshot = g.snap();
+        return g;
+    }
+
+    /** The rematch game's id once agreed, else null. */
+    String rematchId() {
+        return rematchId;
+    }
+
+    /**
+     * A chat message: a seat's goes to the players' room, anyone else's to the spectators' room; each room is shown
+     * only to its own (the feed sends the other room's events as {@code skip}). {@code senderKey} identifies a
+     * spectator for the rate limit (the client key). The text is trimmed, 1 to {@link #CHAT_MAX_LENGTH} characters,
+     * without control characters; at most {@link #CHAT_PER_SENDER} messages per sender and {@link #CHAT_PER_ROOM}
+     * per room in {@link #CHAT_WINDOW_MS}.
+     */
+    Change chat(Seat seat, String senderKey, String text, long now) {
+        String t = text == null ? "" : text.strip();
+        if (t.isEmpty()) {
+            throw GameError.invalid("text: empty; write 1 to " + CHAT_MAX_LENGTH + " characters");
+        }
+        int length = t.codePointCount(0, t.length());
+        if (length > CHAT_MAX_LENGTH) {
+            throw GameError.invalid("text: " + length + " characters, over the limit of " + CHAT_MAX_LENGTH);
+        }
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                throw GameError.invalid("text: control characters (such as line breaks) are not allowed");
+            }
+        }
+        boolean players = seat != Seat.NONE;
+        String room = players ? "players" : "spectators";
+        String sender = players ? seat.json() : "spectator";
+        long[] bySender = rateLimit("sender:" + (players ? seat.json() : senderKey), CHAT_PER_SENDER, now, "you sent");
+        long[] byRoom = rateLimit("room:" + room, CHAT_PER_ROOM, now, "the " + room + "' room had");
+        // counted only once both limits let the message through
+        bySender[oldest(bySender)] = now;
+        byRoom[oldest(byRoom)] = now;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("room", room);
+        m.put("from", sender);
+        m.put("text", t);
+        m.put("at", now);
+        Map<String, Object> msg = Collections.unmodifiableMap(m);
+        List<Map<String, Object>> old = players ? playersChat : spectatorsChat;
+        List<Map<String, Object>> next = new ArrayList<>(Math.min(old.size() + 1, CHAT_HISTORY));
+        next.addAll(old.size() >= CHAT_HISTORY ? old.subList(old.size() - CHAT_HISTORY + 1, old.size()) : old);
+        next.add(msg);
+        if (players) {
+            playersChat = List.copyOf(next);
+        } else {
+            spectatorsChat = List.copyOf(next);
+        }
+        GameEvent e = new GameEvent("chat", ++version, m, players ? GameEvent.Audience.SEATS : GameEvent.Audience.SPECTATORS);
+        touchedAt = now;
+        snapshot = snap();
+        return new Change(this, List.of(e), snapshot, null, ply(), now, -1,
+                new ChatLine(e.version, room, sender, t, now));
+    }
+
+    /**
+     * The recent message times of a sender or room (the last {@code max}, a ring); 429 with the seconds to wait when
+     * {@code max} messages were sent within the window.
+     */
+    private long[] rateLimit(String key, int max, long now, String who) {
+        long[] times = chatTimes.get(key);
+        if (times == null) {
+            times = new long[max];
+            chatTimes.put(key, times);
+        }
+        long first = times[oldest(times)];
+        if (first > 0 && now - first < CHAT_WINDOW_MS) {
+            long wait = (CHAT_WINDOW_MS - (now - first) + 999) / 1000;
+            throw new GameError(GameError.Kind.TOO_MANY, "text: " + who + " " + max + " messages in "
+                    + CHAT_WINDOW_MS / 1000 + " s, the limit; wait " + wait + " s", wait);
+        }
+        return times;
+    }
+
+    /** The index of the oldest time in a ring of message times. */
+    private static int oldest(long[] times) {
+        int oldest = 0;
+        for (int i = 1; i < times.length; i++) {
+            if (times[i] < times[oldest]) {
+                oldest = i;
+            }
+        }
+        return oldest;
+    }
+
+    private GameEvent takebackOfferEvent() {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("takebackOffer", side(takebackOffer));
+        return new GameEvent("takebackOffer", ++version, e);
+    }
+
+    private GameEvent rematchEvent(String type) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("rematch", rematchView());
+        return new GameEvent(type, ++version, e);
+    }
+
+    /** The rematch object as the game JSON shows it ({@link GameView#rematch}). */
+    private Map<String, Object> rematchView() {
+        return GameView.rematch(actions(), mode, finished(), tokens[0] != null && tokens[1] != null);
+    }
+
+    /** A change that is no play (a rematch offer): the game's idle time does not start again. */
+    private Change quietChange(List<GameEvent> events, long now) {
+        touchedAt = now;
+        snapshot = snap();
+        return new Change(this, events, snapshot, null, ply(), now);
+    }
+
     // ---- internals ----
 
     private void requirePlaying() {
@@ -589,6 +980,7 @@ final class LiveGame {
     private void ended() {
         status = "finished";
         drawOffer = -1;
+        takebackOffer = -1;
         clock.turnStartedAt = 0;
         legal = List.of();
     }
@@ -606,6 +998,8 @@ final class LiveGame {
         e.put("clock", clock.view(active() ? current.sideToMove() : -1, now));
         e.put("drawOffer", side(drawOffer));
         e.put("legalMoves", legal);
+        e.put("takebackOffer", side(takebackOffer));
+        e.put("rematch", rematchView());
         return new GameEvent("status", ++version, e);
     }
 
@@ -619,8 +1013,13 @@ final class LiveGame {
     private GameSnapshot snap() {
         return new GameSnapshot(id, rules, mode, status, initialFen, start, List.of(players[0], players[1]),
                 Arrays.asList(tokens.clone()), clock.copy(), current, legal, history.view(), history.timesView(),
-                drawOffer, resultWinner, resultTermination, version, createdAt, updatedAt,
+                drawOffer, resultWinner, resultTermination, version, createdAt, updatedAt, actions(),
                 Arrays.asList(accounts.clone()), rated);
+    }
+
+    private GameSnapshot.Actions actions() {
+        return new GameSnapshot.Actions(takebackOffer, takebacksRefused[0], takebacksRefused[1], rematchOffer,
+                rematchId, playersChat, spectatorsChat);
     }
 
     static String side(int s) {
@@ -668,6 +1067,17 @@ final class LiveGame {
 
         int size() {
             return size;
+        }
+
+        /**
+         * Keeps the first {@code n} entries (a takeback). Views already taken keep the old arrays, whose entries
+         * are never written again: the log moves to fresh copies.
+         */
+        void truncate(int n) {
+            items = Arrays.copyOf(items, items.length);
+            times = Arrays.copyOf(times, times.length);
+            Arrays.fill(items, n, size, null);
+            size = n;
         }
 
         @SuppressWarnings("unchecked")

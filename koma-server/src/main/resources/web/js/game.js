@@ -1,5 +1,5 @@
 // The game page: board, hands, clocks, move list with stepping, actions (move, resign, draw, claim,
-// join), live updates by versioned events (js/gamestate.js) from the action answers and the WebSocket feed,
+// join, abort, takeback, rematch), the chat room of the page's seat (players) or of the spectators, live updates by versioned events (js/gamestate.js) from the action answers and the WebSocket feed,
 // analysis after the game, and record export. Built with DOM calls (js/dom.js), never from markup.
 
 import { api, variantInfo, isShogiFamily } from './api.js';
@@ -16,6 +16,9 @@ const PREFS_KEY = 'koma.prefs';
 
 /** Milliseconds between polls of the game while the feed is down. */
 const POLL_MS = 3000;
+
+/** Longest chat message (docs/server-api.md, Chat). */
+const CHAT_MAX = 140;
 
 /** Terminations with a short explanation under the result (result.note.{key}). */
 const EXPLAINED = new Set(['aborted', 'abandoned']);
@@ -46,6 +49,15 @@ function tOrNull(key, params) {
 export function errorText(e) {
   const s = String(e && e.message !== undefined ? e.message : e);
   return s.replace(/^[a-z][A-Za-z0-9_.[\]]*: /, '');
+}
+
+/** A correspondence clock's time: days and hours ("2d 23h"), hours and minutes under a day ("5h 07m"). */
+export function formatDays(ms) {
+  const v = Math.max(0, ms);
+  const hours = Math.floor(v / 3600000);
+  if (hours >= 24) return t('clock.daysHours', { d: Math.floor(hours / 24), h: hours % 24 });
+  if (v >= 3600000) return t('clock.hoursMinutes', { h: hours, m: String(Math.floor((v % 3600000) / 60000)).padStart(2, '0') });
+  return formatClock(v);
 }
 
 /** mm:ss (h:mm:ss over an hour, tenths under ten seconds). */
@@ -163,6 +175,7 @@ export class GamePage {
         h('h1', { class: 'game-title' }),
         h('div', { class: 'status', id: 'status', 'aria-live': 'polite' }),
         h('div', { class: 'result', id: 'result', hidden: true }),
+        h('div', { class: 'rematch-box', id: 'rematch-box', hidden: true }),
         h('div', { class: 'join-box', id: 'join-box', hidden: true }),
         h('p', { class: 'error', id: 'game-error', role: 'alert' }),
         h('p', { class: 'notice', id: 'game-notice', 'aria-live': 'polite' }),
@@ -178,6 +191,12 @@ export class GamePage {
           h('span', { id: 'ply-label' }), ' ',
           navButton('next', 'next', '›'), ' ', navButton('last', 'last', '»')),
         h('div', { class: 'move-list', id: 'move-list' }),
+        h('div', { class: 'chat', id: 'chat', hidden: true },
+          h('h2', { class: 'chat-title', id: 'chat-title' }),
+          h('ol', { class: 'chat-log', id: 'chat-log', 'aria-live': 'polite' }),
+          h('form', { class: 'chat-form', id: 'chat-form' },
+            h('input', { type: 'text', id: 'chat-input', maxlength: CHAT_MAX, autocomplete: 'off' }), ' ',
+            h('button', { type: 'submit', id: 'chat-send' }))),
         h('div', { class: 'analysis', id: 'analysis', hidden: true },
           h('button', { type: 'button', id: 'analyse' }),
           h('div', { id: 'analysis-out' })),
@@ -209,6 +228,14 @@ export class GamePage {
       const b = e.target.closest('[data-action]');
       if (b) this.action(b.dataset.action, b);
     });
+    q('#rematch-box').addEventListener('click', (e) => {
+      const b = e.target.closest('[data-rematch]');
+      if (b) this.rematch(b.dataset.rematch);
+    });
+    q('#chat-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.sendChat();
+    });
     q('#join-box').addEventListener('click', (e) => {
       if (e.target.closest('#join')) this.join();
       if (e.target.closest('#copy-link')) this.copyLink();
@@ -232,6 +259,8 @@ export class GamePage {
     const notation = this.prefs.notation || 'western';
     clear(q('#notation'), opt('western', notation, t('view.notation.western')), opt('japanese', notation, t('view.notation.japanese')));
     q('#analyse').textContent = t('analysis.run');
+    q('#chat-send').textContent = t('chat.send');
+    q('#chat-input').setAttribute('placeholder', t('chat.placeholder'));
     // KIF and CSA are defined for shogi only; Wa shogi records are PGN with UCI moves (README, Game records)
     const formats = this.variant.id === 'shogi' ? ['kif', 'csa', 'fen'] : ['pgn', 'fen'];
     clear(q('#export-buttons'), formats.map((f, i) => [i ? ' ' : null,
@@ -331,8 +360,12 @@ export class GamePage {
     }
     if (c.whole) {
       this.renderAll();
+      this.followRematch();
       return;
     }
+    if (c.rematch || c.status) this.renderRematch();
+    if (c.rematch) this.followRematch();
+    if (c.chat) this.renderChat();
     if (c.moves) this.appendMoves(c.newMoves || 0);
     if (c.position || c.status) this.renderPosition();
     if (c.status) this.renderStatus();
@@ -340,6 +373,7 @@ export class GamePage {
     if (c.seat && !c.status) this.renderJoin();
     // a move can bring the kings into their zones (impasse), an event can take an offer back
     if (!c.status && (c.moves || c.drawOffer || c.seat)) this.renderActions();
+    if (c.takeback) this.renderStatusLine();
     if (c.moves || c.status || c.seat || c.players) this.renderBars();
     this.tickClocks();
   }
@@ -366,7 +400,70 @@ export class GamePage {
     this.renderStatus();
     this.renderBars();
     this.renderMoves();
+    this.renderRematch();
+    this.renderChat();
     this.tickClocks();
+  }
+
+  /**
+   * The chat room the page may read: a player's page shows the players' room, anyone else's the spectators' room
+   * (docs/server-api.md, Chat). Shown in friend games and to spectators; every text is a text node.
+   */
+  renderChat() {
+    const g = this.game;
+    const box = this.q('#chat');
+    const shown = g.mode === 'friend' || !g.you;
+    box.hidden = !shown;
+    if (!shown) return;
+    this.q('#chat-title').textContent = t(g.you ? 'chat.players' : 'chat.spectators');
+    const lines = (Array.isArray(g.chat) ? g.chat : []).map((m) => h('li', { class: 'chat-line', 'data-from': m.from },
+      h('span', { class: 'chat-from' }, this.chatSender(m.from) + ':'), ' ', h('span', { class: 'chat-text' }, String(m.text))));
+    const log = this.q('#chat-log');
+    clear(log, lines.length ? lines : h('li', { class: 'chat-empty' }, t('chat.empty')));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  chatSender(from) {
+    if (from === 'first' || from === 'second') return this.sideName(from);
+    return t('chat.spectator');
+  }
+
+  /** The rematch offer and its answers (friend games, for their players, once the game is over). */
+  renderRematch() {
+    const g = this.game;
+    const box = this.q('#rematch-box');
+    const r = g.rematch || {};
+    const mine = g.you === 'first' || g.you === 'second' ? g.you : null;
+    // the game JSON and its events say whether a rematch may be offered (the game over, both seats were taken)
+    const bothSeated = r.available === true || !!r.offer || !!r.gameId;
+    if (this.unchanged('rematch', g.status, mine, g.mode, r.offer, r.declined, r.gameId, bothSeated)) return;
+    let content = null;
+    if (g.status === 'finished' && g.mode === 'friend' && mine && bothSeated) {
+      const button = (action, id, key) => h('button', { type: 'button', 'data-rematch': action, id }, t(key));
+      if (r.gameId) content = [button('seat', 'rematch-go', 'rematch.go')];
+      else if (r.declined) content = [h('span', { class: 'rematch-state' }, t('rematch.declined'))];
+      else if (r.offer === mine) content = [h('span', { class: 'rematch-state' }, t('rematch.pending'))];
+      else if (r.offer) {
+        content = [h('span', { class: 'rematch-state' }, t('rematch.offered')), ' ',
+          button('accept', 'rematch-accept', 'action.accept'), ' ', button('decline', 'rematch-decline', 'action.decline')];
+      } else content = [button('offer', 'rematch', 'action.rematch')];
+    }
+    clear(box, content);
+    box.hidden = !content;
+  }
+
+  /**
+   * When a rematch is agreed while the page is open (a rematch event, or a resync that brings it), both players'
+   * pages take their seat in the new game and open it. A page opened on an old game with a rematch only offers a
+   * button.
+   */
+  followRematch() {
+    const g = this.game;
+    const id = g.rematch && g.rematch.gameId;
+    if (this.rematchSeen === undefined) { this.rematchSeen = id || null; return; }
+    if (!id || id === this.rematchSeen) return;
+    this.rematchSeen = id;
+    if (g.you === 'first' || g.you === 'second') this.rematch('seat');
   }
 
   shownPly() {
@@ -568,11 +665,17 @@ export class GamePage {
     const el = this.q('#actions');
     const claims = this.variant.claims || {};
     const impasse = !!claims.impasse && g.status === 'active' && this.kingsInZones();
-    if (this.unchanged('actions', g.status, g.you, g.drawOffer, g.you === 'both' ? g.sideToMove : null, impasse)) return;
+    const takeback = this.takebackState();
+    if (this.unchanged('actions', g.status, g.you, g.drawOffer, g.you === 'both' ? g.sideToMove : null, impasse,
+      g.ply < 2, takeback)) return;
+    const button = (action, id, key) => h('button', { type: 'button', 'data-action': action, id }, t(key));
+    // the creator of a friend game nobody joined yet may call it off
+    if (g.status === 'waiting' && g.you) { clear(el, button('abort', 'abort', 'action.abort')); return; }
     if (g.status !== 'active' || !g.you) { clear(el); return; }
     const mine = g.you === 'both' ? g.sideToMove : g.you;
-    const button = (action, id, key) => h('button', { type: 'button', 'data-action': action, id }, t(key));
-    const parts = [button('resign', 'resign', 'action.resign')];
+    // a friend game (a game between two people) may be aborted until both sides have moved, as on lichess
+    const abortable = g.mode === 'friend' && g.ply < 2;
+    const parts = [abortable ? button('abort', 'abort', 'action.abort') : button('resign', 'resign', 'action.resign')];
     if (g.drawOffer && g.drawOffer !== mine && g.you !== 'both') {
       parts.push(' ', h('span', { class: 'draw-offer' }, t('draw.offered')), ' ', button('accept', 'draw-accept', 'action.accept'),
         ' ', button('decline', 'draw-decline', 'action.decline'));
@@ -585,7 +688,30 @@ export class GamePage {
     // impasse count, offered only while both kings are in their zones
     if (claims.draw) parts.push(' ', button('claim', 'claim', 'action.claimDraw'));
     else if (impasse) parts.push(' ', button('impasse', 'claim', 'action.claimImpasse'));
+    if (takeback === 'answer') {
+      parts.push(h('div', { class: 'takeback-offer' }, h('span', null, t('takeback.offered')), ' ',
+        button('tb-accept', 'takeback-accept', 'action.accept'), ' ', button('tb-decline', 'takeback-decline', 'action.decline')));
+    } else if (takeback === 'pending') {
+      parts.push(h('div', { class: 'takeback-offer' }, t('takeback.pending')));
+    } else if (takeback === 'ask') {
+      parts.push(' ', button('takeback', 'takeback', 'action.takeback'));
+    }
     clear(el, parts);
+  }
+
+  /**
+   * What the page offers about takebacks: 'answer' (the opponent asks), 'pending' (this player asked), 'ask' (this
+   * player has a move to take back), or null.
+   */
+  takebackState() {
+    const g = this.game;
+    if (g.status !== 'active' || !g.you) return null;
+    const mine = g.you === 'both' ? (g.sideToMove === 'first' ? 'second' : 'first') : g.you;
+    if (g.takebackOffer && g.takebackOffer !== mine) return 'answer';
+    if (g.takebackOffer === mine) return 'pending';
+    // its last move, and the reply after it when the opponent has replied (as the server counts)
+    const plies = g.sideToMove === mine ? 2 : 1;
+    return g.ply >= plies ? 'ask' : null;
   }
 
   /** The text of one move in the chosen notation. */
@@ -695,14 +821,14 @@ export class GamePage {
         inByoyomi = true;
         ms = g.clock.byoyomiMs + ms;
       }
-      let s = formatClock(ms);
+      let s = g.clock.type === 'correspondence' ? formatDays(ms) : formatClock(ms);
       if (g.clock.type === 'byoyomi') {
         if (inByoyomi) s += ` ${t('clock.byoyomiShort')}`;
         if (c.periods !== undefined) s += ` (${c.periods}×)`;
       }
       el.textContent = s;
       el.classList.toggle('running', running);
-      el.classList.toggle('low', ms < 10000);
+      el.classList.toggle('low', ms < (g.clock.type === 'correspondence' ? 3600000 : 10000));
     }
   }
 
@@ -772,9 +898,45 @@ export class GamePage {
       else if (name === 'offer' || name === 'accept' || name === 'decline') answer = await api('POST', this.gamePath('/draw'), { action: name });
       else if (name === 'claim') answer = await api('POST', this.gamePath('/claim'), { kind: 'draw' });
       else if (name === 'impasse') answer = await api('POST', this.gamePath('/claim'), { kind: 'impasse' });
+      else if (name === 'abort') answer = await api('POST', this.gamePath('/abort'), {});
+      else if (name === 'takeback') answer = await api('POST', this.gamePath('/takeback'), { action: 'offer' });
+      else if (name === 'tb-accept') answer = await api('POST', this.gamePath('/takeback'), { action: 'accept' });
+      else if (name === 'tb-decline') answer = await api('POST', this.gamePath('/takeback'), { action: 'decline' });
       if (answer) this.state.receive(answer);
     } catch (e) {
       this.showFailure(tOrNull('error.action.' + name) ?? t('error.action'), e);
+    }
+  }
+
+  /**
+   * A rematch action: offer, accept, decline; or seat: the old seat's cookie proves the player, the answer sets the
+   * cookie of its seat in the rematch game, which then opens.
+   */
+  async rematch(action) {
+    this.showError('');
+    try {
+      const answer = await api('POST', this.gamePath('/rematch'), { action });
+      if (action === 'seat') {
+        navigate('/game/' + encodeURIComponent(answer.gameId));
+        return;
+      }
+      this.state.receive(answer);
+    } catch (e) {
+      this.showFailure(t('error.action.rematch'), e);
+    }
+  }
+
+  /** Sends the chat input's text (the server trims it and checks its length and rate). */
+  async sendChat() {
+    const input = this.q('#chat-input');
+    const text = input.value.trim();
+    if (!text) return;
+    this.showError('');
+    try {
+      this.state.receive(await api('POST', this.gamePath('/chat'), { text }));
+      input.value = '';
+    } catch (e) {
+      this.showFailure(t('error.chat'), e);
     }
   }
 

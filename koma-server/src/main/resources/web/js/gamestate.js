@@ -6,6 +6,9 @@
 
 import { parseFen } from './fen.js';
 
+/** Chat messages a room keeps (as the server does: docs/server-api.md, Chat). */
+const CHAT_KEPT = 100;
+
 /** How many resyncs in a row may leave a gap before the waiting events are dropped. */
 const MAX_FRUITLESS_RESYNCS = 3;
 
@@ -29,7 +32,7 @@ export function boardList(board) {
 
 /**
  * Applies one event to game in place (the version check is the caller's); returns what changed
- * ({moves, position, status, drawOffer, clock}). Throws when the event does not fit the game, so that the
+ * ({moves, position, status, drawOffer, clock, takeback, rematch, chat}). Throws when the event does not fit the game, so that the
  * caller fetches the whole game instead.
  */
 export function applyEvent(game, ev, variant) {
@@ -55,6 +58,8 @@ export function applyEvent(game, ev, variant) {
     game.result = ev.result ?? null;
     if (ev.clock) { game.clock = ev.clock; changed.clock = true; }
     if ('drawOffer' in ev) game.drawOffer = ev.drawOffer;
+    if ('takebackOffer' in ev) game.takebackOffer = ev.takebackOffer;
+    if (ev.rematch) { game.rematch = ev.rematch; changed.rematch = true; }
     if (Array.isArray(ev.legalMoves)) game.legalMoves = ev.legalMoves;
     else if (ev.status === 'finished') game.legalMoves = [];
     if (wasWaiting && ev.status === 'active' && game.players) {
@@ -70,6 +75,40 @@ export function applyEvent(game, ev, variant) {
   } else if (ev.type === 'players') {
     game.accounts = ev.accounts;
     changed.players = true;
+  } else if (ev.type === 'takeback') {
+    // moves taken back: the list is cut to ev.ply and the position is that of ev.fen
+    if (!(ev.ply >= 0 && ev.ply <= game.ply)) throw new Error('takeback to ply ' + ev.ply + ' at ply ' + game.ply);
+    const pos = parseFen(ev.fen, variant.files, variant.ranks, variant.id === 'shogi');
+    game.moves = game.moves.slice(0, ev.ply);
+    game.ply = ev.ply;
+    game.fen = ev.fen;
+    game.board = boardList(pos.board);
+    game.hands = pos.hands;
+    game.sideToMove = ev.sideToMove || pos.sideToMove;
+    game.check = !!ev.check;
+    game.legalMoves = ev.legalMoves || [];
+    game.lastMove = ev.lastMove ?? null;
+    game.drawOffer = null;
+    game.takebackOffer = null;
+    if (ev.clock) { game.clock = ev.clock; changed.clock = true; }
+    changed.moves = true;
+    changed.position = true;
+    changed.drawOffer = true;
+    changed.takeback = true;
+  } else if (ev.type === 'takebackOffer') {
+    game.takebackOffer = ev.takebackOffer ?? null;
+    changed.drawOffer = true;
+  } else if (ev.type === 'rematchOffer' || ev.type === 'rematch') {
+    game.rematch = ev.rematch || null;
+    changed.rematch = true;
+  } else if (ev.type === 'chat') {
+    // the server keeps the last CHAT_KEPT messages of a room; so does the page
+    const chat = Array.isArray(game.chat) ? game.chat.slice(-(CHAT_KEPT - 1)) : [];
+    chat.push({ room: ev.room, from: ev.from, text: ev.text, at: ev.at });
+    game.chat = chat;
+    changed.chat = true;
+  } else if (ev.type === 'skip') {
+    // an event of the other chat room: only its version counts here
   } else {
     throw new Error('unknown event type ' + ev.type);
   }
@@ -167,7 +206,7 @@ export class GameState {
       // nothing happened in between: only the clock readings (and perhaps the seat) are newer
       this.notify({ clock: true, seat: seat || undefined });
     } else {
-      this.notify({ whole: true, seat, moves: true, position: true, status: true, drawOffer: true, clock: true });
+      this.notify({ whole: true, seat, moves: true, position: true, status: true, drawOffer: true, clock: true, rematch: true, chat: true });
     }
     this.drain();
     return true;

@@ -5,6 +5,9 @@ import { t } from './i18n.js';
 import { navigate } from './main.js';
 import { h, clear } from './dom.js';
 
+/** The days per move a correspondence clock may have (docs/server-api.md). */
+const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14];
+
 /** The form that POSTs /api/games and opens the new game. */
 export class NewGamePage {
   constructor(root) {
@@ -15,7 +18,7 @@ export class NewGamePage {
 
   render() {
     const v = this.values || { variant: 'chess', mode: 'computer', level: 3, color: 'first', clock: 'none',
-      minutes: 5, increment: 3, byoMinutes: 10, byoSeconds: 30, periods: 1, fen: '', record: '' };
+      minutes: 5, increment: 3, byoMinutes: 10, byoSeconds: 30, periods: 1, days: '3', fen: '', record: '' };
     const opt = (val, cur, label) => h('option', { value: val, selected: val === cur }, label);
     const radio = (name, val, cur, label) => h('label', { class: 'radio' },
       h('input', { type: 'radio', name, value: val, checked: val === cur }), ' ' + label);
@@ -38,12 +41,16 @@ export class NewGamePage {
       h('fieldset', { class: 'field' }, h('legend', null, t('new.clock')),
         radio('clock', 'none', v.clock, t('clock.none')), ' ',
         radio('clock', 'fischer', v.clock, t('clock.fischer')), ' ',
-        radio('clock', 'byoyomi', v.clock, t('clock.byoyomi')),
+        radio('clock', 'byoyomi', v.clock, t('clock.byoyomi')), ' ',
+        // correspondence (days per move) is for games with a friend only
+        h('span', { 'data-for': 'friend' }, radio('clock', 'correspondence', v.clock, t('clock.correspondence'))),
         h('div', { class: 'sub', 'data-clock': 'fischer' }, num(t('clock.minutes'), 'minutes', 0, 600, v.minutes, true), '\n        ',
           num(t('clock.increment'), 'increment', 0, 600, v.increment)),
         h('div', { class: 'sub', 'data-clock': 'byoyomi' }, num(t('clock.minutes'), 'byoMinutes', 0, 600, v.byoMinutes, true), '\n        ',
           num(t('clock.byoyomiSeconds'), 'byoSeconds', 1, 600, v.byoSeconds), '\n        ',
-          num(t('clock.periods'), 'periods', 1, 10, v.periods))),
+          num(t('clock.periods'), 'periods', 1, 10, v.periods)),
+        h('div', { class: 'sub', 'data-clock': 'correspondence' }, h('label', null, t('clock.days') + ' ',
+          h('select', { name: 'days', id: 'ng-days' }, CORRESPONDENCE_DAYS.map((d) => opt(String(d), String(v.days), String(d))))))),
       h('details', { class: 'field', open: !!(v.fen || v.record) }, h('summary', null, t('new.startFrom')),
         h('label', { for: 'ng-fen' }, t('new.fen')),
         h('input', { id: 'ng-fen', name: 'fen', type: 'text', spellcheck: 'false', value: v.fen }),
@@ -75,7 +82,7 @@ export class NewGamePage {
     return {
       variant: el.variant.value, mode: el.mode.value, level: Number(el.level.value), color: el.color.value,
       clock: el.clock.value, minutes: el.minutes.value, increment: el.increment.value,
-      byoMinutes: el.byoMinutes.value, byoSeconds: el.byoSeconds.value, periods: el.periods.value,
+      byoMinutes: el.byoMinutes.value, byoSeconds: el.byoSeconds.value, periods: el.periods.value, days: el.days.value,
       fen: el.fen.value, record: el.record.value,
     };
   }
@@ -98,6 +105,9 @@ export class NewGamePage {
       b.clock = { type: 'byoyomi', initialMs: Math.round(num(v.byoMinutes, 'clock.minutes', 0) * 60000),
         byoyomiMs: Math.round(num(v.byoSeconds, 'clock.byoyomiSeconds', 1) * 1000),
         periods: Math.round(num(v.periods, 'clock.periods', 1)) };
+    } else if (v.clock === 'correspondence') {
+      if (v.mode !== 'friend') throw new Error(t('new.correspondenceFriend'));
+      b.clock = { type: 'correspondence', days: Number(v.days) };
     } else {
       b.clock = { type: 'none' };
     }

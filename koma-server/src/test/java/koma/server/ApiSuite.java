@@ -28,9 +28,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 abstract class ApiSuite {
     static KomaServer server;
     static int port;
+    /** The shared server's database and data directory (tests of the in-game actions look into the database). */
+    static String jdbcUrl;
+    static Path dataDir;
 
     /** Starts the shared server of a subclass on the given JDBC URL, without rate limit. */
     static void startServer(String jdbcUrl, Path data) {
+        ApiSuite.jdbcUrl = jdbcUrl;
+        ApiSuite.dataDir = data;
         server = KomaServer.start(new ServerConfig(0, "127.0.0.1", jdbcUrl, data, 0, 100, 1));
         port = server.port();
     }
@@ -486,6 +491,305 @@ abstract class ApiSuite {
             assertNotNull(refused, statuses.toString());
             assertTrue(refused.raw().headers().firstValue("Retry-After").isPresent());
             assertTrue(refused.error().startsWith("too many requests"), refused.text());
+        }
+    }
+
+    // ---- in-game actions: abort, takeback, rematch, chat, correspondence ----
+
+    /** A friend game of the given variant and clock JSON: alice plays first, bob joined second. Returns its id. */
+    private static String friendGame(Api alice, Api bob, String clock) {
+        String id = alice.create("{\"variant\":\"chess\",\"mode\":\"friend\",\"color\":\"first\""
+                + (clock == null ? "" : ",\"clock\":" + clock) + "}").get("id").asText();
+        assertEquals(200, bob.post("/api/games/" + id + "/join", "{}").status());
+        return id;
+    }
+
+    /** Rows of a table for a game, read straight from the database. */
+    static int rows(String table, String id) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl);
+             java.sql.PreparedStatement st = c.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE game_id = ?")) {
+            st.setString(1, id);
+            try (java.sql.ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    /** A game's stored status, termination and winner. */
+    static String[] stored(String id) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl);
+             java.sql.PreparedStatement st = c.prepareStatement(
+                     "SELECT status, result_termination, result_winner FROM games WHERE id = ?")) {
+            st.setString(1, id);
+            try (java.sql.ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return new String[]{rs.getString(1), rs.getString(2), rs.getString(3)};
+            }
+        }
+    }
+
+    @Test
+    void abortBeforeBothSidesMovedNotAfter() {
+        Api alice = client(), bob = client();
+        String id = friendGame(alice, bob, null);
+        assertEquals(403, client().post("/api/games/" + id + "/abort", "{}").status());
+        alice.move(id, "e2e4", 0);
+        JsonNode st = Api.event(bob.post("/api/games/" + id + "/abort", "{}").json(), "status");
+        assertEquals("aborted", st.get("result").get("termination").asText());
+        assertEquals("*", st.get("result").get("text").asText());
+        assertTrue(st.get("result").get("winner").isNull());
+        String late = friendGame(alice, bob, null);
+        alice.move(late, "e2e4", 0);
+        bob.move(late, "e7e5", 1);
+        Api.Answer refused = alice.post("/api/games/" + late + "/abort", "{}");
+        assertEquals(409, refused.status());
+        assertTrue(refused.error().contains("both sides have moved"), refused.text());
+    }
+
+    @Test
+    void takebackAcceptedDeclinedAndAgainstTheComputer() throws Exception {
+        Api alice = client(), bob = client();
+        String id = friendGame(alice, bob, null);
+        alice.move(id, "e2e4", 0);
+        bob.move(id, "e7e5", 1);
+        assertEquals(403, client().post("/api/games/" + id + "/takeback", "{\"action\":\"offer\"}").status());
+        JsonNode asked = Api.event(alice.post("/api/games/" + id + "/takeback", "{\"action\":\"offer\"}").json(), "takebackOffer");
+        assertEquals("first", asked.get("takebackOffer").asText());
+        assertEquals("first", bob.get("/api/games/" + id).json().get("takebackOffer").asText());
+        JsonNode no = Api.event(bob.post("/api/games/" + id + "/takeback", "{\"action\":\"decline\"}").json(), "takebackOffer");
+        assertTrue(no.get("takebackOffer").isNull());
+        assertEquals(2, rows("moves", id));
+        alice.post("/api/games/" + id + "/takeback", "{\"action\":\"offer\"}");
+        assertEquals(403, alice.post("/api/games/" + id + "/takeback", "{\"action\":\"accept\"}").status());
+        JsonNode back = Api.event(bob.post("/api/games/" + id + "/takeback", "{\"action\":\"accept\"}").json(), "takeback");
+        // the first player asked while to move: its move and the reply are taken back (ply 2 -> 0)
+        assertEquals(0, back.get("ply").asInt());
+        assertEquals("first", back.get("sideToMove").asText());
+        assertEquals(20, back.get("legalMoves").size());
+        assertEquals(0, rows("moves", id), "the taken back moves are deleted in the writer's transaction");
+        JsonNode g = alice.get("/api/games/" + id).json();
+        assertEquals(0, g.get("ply").asInt());
+        assertEquals(0, g.get("moves").size());
+        assertEquals(back.get("version").asInt(), g.get("version").asInt());
+        // the game goes on from there, stored as played
+        alice.move(id, "d2d4", 0);
+        assertEquals(1, rows("moves", id));
+        assertEquals(409, alice.post("/api/games/" + id + "/takeback", "{\"action\":\"accept\"}").status());
+        assertEquals(400, alice.post("/api/games/" + id + "/takeback", "{\"action\":\"undo\"}").status());
+
+        // against the computer: at once, the computer's reply and the player's move
+        Api c = client();
+        String vs = c.create("{\"variant\":\"chess\",\"mode\":\"computer\",\"color\":\"first\",\"level\":0}")
+                .get("id").asText();
+        c.move(vs, "e2e4", 0);
+        waitFor(c, vs, n -> n.get("ply").asInt() == 2, 30_000);
+        JsonNode undone = Api.event(c.post("/api/games/" + vs + "/takeback", "{\"action\":\"offer\"}").json(), "takeback");
+        assertEquals(0, undone.get("ply").asInt());
+        assertEquals(0, rows("moves", vs));
+        c.move(vs, "d2d4", 0);
+        JsonNode replied = waitFor(c, vs, n -> n.get("ply").asInt() == 2, 30_000);
+        assertEquals("d2d4", replied.get("moves").get(0).get("move").asText());
+    }
+
+    @Test
+    void rematchOfferedAcceptedSeatsBothPlayersWithColoursSwapped() {
+        Api alice = client(), bob = client(), carol = client();
+        String id = friendGame(alice, bob, "{\"type\":\"fischer\",\"initialMs\":300000,\"incrementMs\":2000}");
+        alice.move(id, "e2e4", 0);
+        assertEquals(409, bob.post("/api/games/" + id + "/rematch", "{\"action\":\"offer\"}").status(), "not over yet");
+        assertFalse(alice.get("/api/games/" + id).json().get("rematch").get("available").asBoolean(), "not over yet");
+        alice.post("/api/games/" + id + "/resign", "{}");
+        assertTrue(alice.get("/api/games/" + id).json().get("rematch").get("available").asBoolean());
+        assertEquals(403, carol.post("/api/games/" + id + "/rematch", "{\"action\":\"offer\"}").status());
+        JsonNode offer = Api.event(bob.post("/api/games/" + id + "/rematch", "{\"action\":\"offer\"}").json(), "rematchOffer");
+        assertEquals("second", offer.get("rematch").get("offer").asText());
+        assertEquals(409, alice.post("/api/games/" + id + "/rematch", "{\"action\":\"seat\"}").status(), "not agreed yet");
+        JsonNode agreed = Api.event(alice.post("/api/games/" + id + "/rematch", "{\"action\":\"accept\"}").json(), "rematch");
+        String next = agreed.get("rematch").get("gameId").asText();
+        assertFalse(next.isEmpty());
+        assertEquals(next, carol.get("/api/games/" + id).json().get("rematch").get("gameId").asText());
+        // each player proves its old seat and gets its cookie for the new game
+        assertEquals(403, carol.post("/api/games/" + id + "/rematch", "{\"action\":\"seat\"}").status());
+        JsonNode a = alice.post("/api/games/" + id + "/rematch", "{\"action\":\"seat\"}").json();
+        JsonNode b = bob.post("/api/games/" + id + "/rematch", "{\"action\":\"seat\"}").json();
+        assertEquals(next, a.get("gameId").asText());
+        assertEquals("second", a.get("you").asText());
+        assertEquals("first", b.get("you").asText());
+        JsonNode ng = bob.get("/api/games/" + next).json();
+        assertEquals("first", ng.get("you").asText());
+        assertEquals("second", alice.get("/api/games/" + next).json().get("you").asText());
+        assertTrue(carol.get("/api/games/" + next).json().get("you").isNull());
+        assertEquals("active", ng.get("status").asText());
+        assertEquals("friend", ng.get("mode").asText());
+        assertEquals(300000, ng.get("clock").get("initialMs").asLong());
+        assertEquals(2000, ng.get("clock").get("incrementMs").asLong());
+        bob.move(next, "d2d4", 0);
+        alice.move(next, "d7d5", 1);
+        assertEquals(409, bob.post("/api/games/" + id + "/rematch", "{\"action\":\"offer\"}").status(), "one rematch per game");
+        assertFalse(alice.get("/api/games/" + id).json().get("rematch").get("available").asBoolean(), "agreed already");
+        // a friend game nobody joined has nobody to play a rematch with
+        String alone = alice.create("{\"variant\":\"chess\",\"mode\":\"friend\"}").get("id").asText();
+        alice.post("/api/games/" + alone + "/abort", "{}");
+        assertFalse(alice.get("/api/games/" + alone).json().get("rematch").get("available").asBoolean());
+        Api.Answer nobody = alice.post("/api/games/" + alone + "/rematch", "{\"action\":\"offer\"}");
+        assertEquals(409, nobody.status());
+        assertTrue(nobody.error().contains("nobody joined"), nobody.text());
+    }
+
+    @Test
+    void chatRoomsEscapingAndLimits() throws Exception {
+        Api alice = client(), bob = client(), carol = client();
+        String id = friendGame(alice, bob, null);
+        LinkedBlockingQueue<String> playerFeed = new LinkedBlockingQueue<>(), spectatorFeed = new LinkedBlockingQueue<>();
+        WebSocket pw = connect(id, bob.cookie(id), playerFeed);
+        WebSocket sw = connect(id, null, spectatorFeed);
+        assertEquals("game", Api.JSON.readTree(playerFeed.poll(10, TimeUnit.SECONDS)).get("type").asText());
+        assertEquals("game", Api.JSON.readTree(spectatorFeed.poll(10, TimeUnit.SECONDS)).get("type").asText());
+        String evil = "<img src=x onerror=alert(1)>";
+        JsonNode said = Api.event(alice.post("/api/games/" + id + "/chat", "{\"text\":\" " + evil + " \"}").json(), "chat");
+        assertEquals(evil, said.get("text").asText(), "the JSON carries the text as given (trimmed)");
+        assertEquals("players", said.get("room").asText());
+        assertEquals("first", said.get("from").asText());
+        JsonNode heard = Api.JSON.readTree(playerFeed.poll(10, TimeUnit.SECONDS));
+        assertEquals("chat", heard.get("type").asText());
+        assertEquals(evil, heard.get("text").asText());
+        JsonNode skipped = Api.JSON.readTree(spectatorFeed.poll(10, TimeUnit.SECONDS));
+        assertEquals("skip", skipped.get("type").asText(), "the spectators do not read the players' room");
+        assertEquals(said.get("version").asInt(), skipped.get("version").asInt());
+        JsonNode watching = Api.event(carol.post("/api/games/" + id + "/chat", "{\"text\":\"nice opening\"}").json(), "chat");
+        assertEquals("spectators", watching.get("room").asText());
+        assertEquals("skip", Api.JSON.readTree(playerFeed.poll(10, TimeUnit.SECONDS)).get("type").asText(),
+                "the spectators' messages are not sent to players");
+        assertEquals("nice opening", Api.JSON.readTree(spectatorFeed.poll(10, TimeUnit.SECONDS)).get("text").asText());
+        // each sees its own room with the game (and the feed's first message)
+        JsonNode forBob = bob.get("/api/games/" + id).json().get("chat");
+        assertEquals(1, forBob.size());
+        assertEquals(evil, forBob.get(0).get("text").asText());
+        JsonNode forCarol = carol.get("/api/games/" + id).json().get("chat");
+        assertEquals(1, forCarol.size());
+        assertEquals("nice opening", forCarol.get(0).get("text").asText());
+        assertEquals(2, rows("chat", id));
+        // limits: length, control characters, rate (5 per 10 s per sender, the first message counts)
+        Api.Answer tooLong = alice.post("/api/games/" + id + "/chat", "{\"text\":\"" + "x".repeat(141) + "\"}");
+        assertEquals(400, tooLong.status());
+        assertTrue(tooLong.error().startsWith("text: 141 characters"), tooLong.text());
+        Api.Answer control = alice.post("/api/games/" + id + "/chat", "{\"text\":\"a\\u0007b\"}");
+        assertEquals(400, control.status());
+        assertTrue(control.error().contains("control characters"), control.text());
+        assertEquals(400, alice.post("/api/games/" + id + "/chat", "{}").status());
+        for (int i = 0; i < LiveGame.CHAT_PER_SENDER - 1; i++) {
+            assertEquals(200, alice.post("/api/games/" + id + "/chat", "{\"text\":\"m" + i + "\"}").status());
+        }
+        Api.Answer fast = alice.post("/api/games/" + id + "/chat", "{\"text\":\"one too many\"}");
+        assertEquals(429, fast.status());
+        assertTrue(fast.raw().headers().firstValue("Retry-After").isPresent());
+        assertTrue(fast.error().contains("5 messages in 10 s"), fast.text());
+        pw.sendClose(WebSocket.NORMAL_CLOSURE, "bye").join();
+        sw.sendClose(WebSocket.NORMAL_CLOSURE, "bye").join();
+    }
+
+    @Test
+    void correspondenceGamesAndTheOverdueSweep(@TempDir Path tmp) throws Exception {
+        Api alice = client();
+        assertEquals(400, alice.post("/api/games", "{\"variant\":\"chess\",\"mode\":\"computer\","
+                + "\"clock\":{\"type\":\"correspondence\",\"days\":3}}").status(), "friend games only");
+        Api.Answer fourDays = alice.post("/api/games", "{\"variant\":\"chess\",\"mode\":\"friend\","
+                + "\"clock\":{\"type\":\"correspondence\",\"days\":4}}");
+        assertEquals(400, fourDays.status());
+        assertTrue(fourDays.error().startsWith("clock.days"), fourDays.text());
+        // a second server on the same database plays the game, so that the shared server never holds it in memory
+        String id;
+        Api a, b;
+        try (KomaServer other = KomaServer.start(new ServerConfig(0, "127.0.0.1", jdbcUrl, tmp, 0, 100, 1))) {
+            a = new Api(other.port());
+            b = new Api(other.port());
+            JsonNode g = a.create("{\"variant\":\"chess\",\"mode\":\"friend\",\"color\":\"first\","
+                    + "\"clock\":{\"type\":\"correspondence\",\"days\":3}}");
+            id = g.get("id").asText();
+            assertEquals("correspondence", g.get("clock").get("type").asText());
+            assertEquals(3, g.get("clock").get("daysPerMove").asInt());
+            assertEquals(3 * 86_400_000L, g.get("clock").get("first").get("ms").asLong());
+            assertEquals(200, b.post("/api/games/" + id + "/join", "{}").status());
+            a.move(id, "e2e4", 0);
+            // games where it is a seat's turn, by the hashes of seat tokens
+            String bobHash = GameService.hash(b.cookie(id).substring(b.cookie(id).indexOf('=') + 1));
+            String aliceHash = GameService.hash(a.cookie(id).substring(a.cookie(id).indexOf('=') + 1));
+            List<Database.Turn> bobs = other.games().myTurn(List.of(bobHash), 10);
+            assertEquals(1, bobs.size());
+            assertEquals(id, bobs.get(0).id());
+            assertEquals("second", bobs.get(0).side());
+            assertTrue(bobs.get(0).deadline() > System.currentTimeMillis() + 2 * 86_400_000L);
+            assertTrue(other.games().myTurn(List.of(aliceHash), 10).isEmpty(), "not the first player's turn");
+        }
+        // the second player's three days ran out: written into the database as if the move was four days ago
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl);
+             java.sql.PreparedStatement st = c.prepareStatement("UPDATE games SET turn_started_at = ? WHERE id = ?")) {
+            st.setLong(1, System.currentTimeMillis() - 4 * 86_400_000L);
+            st.setString(2, id);
+            assertEquals(1, st.executeUpdate());
+        }
+        // a server that never loaded the game finds it by the database sweep and ends it on time
+        try (KomaServer sweeper = KomaServer.start(new ServerConfig(0, "127.0.0.1", jdbcUrl, tmp, 0, 100, 1)
+                .withLimits(ServerConfig.Limits.DEFAULTS.with("finishedUnload", "1s")))) {
+            // watched in the database only: a request for the game would load it and check its clock itself
+            long end = System.currentTimeMillis() + 20_000;
+            String[] row = null;
+            while (System.currentTimeMillis() < end) {
+                row = stored(id);
+                if ("finished".equals(row[0])) {
+                    break;
+                }
+                Thread.sleep(100);
+            }
+            assertEquals("finished", row[0]);
+            assertEquals("time forfeit", row[1]);
+            assertEquals("first", row[2]);
+        }
+    }
+
+    /** A client of another server on the same database holding the same seats (cookies) as {@code from}. */
+    private static Api sameSeats(Api from, int port) {
+        Api to = new Api(port);
+        for (java.net.HttpCookie c : from.cookies.getCookieStore().getCookies()) {
+            to.cookies.getCookieStore().add(URI.create(to.base), c);
+        }
+        return to;
+    }
+
+    @Test
+    void inGameActionsSurviveAReloadFromTheDatabase(@TempDir Path tmp) throws Exception {
+        Api alice = client(), bob = client(), carol = client();
+        String id = friendGame(alice, bob, null);
+        alice.move(id, "e2e4", 0);
+        bob.move(id, "e7e5", 1);
+        alice.move(id, "d2d4", 2);
+        alice.post("/api/games/" + id + "/takeback", "{\"action\":\"offer\"}");
+        alice.post("/api/games/" + id + "/chat", "{\"text\":\"hello\"}");
+        carol.post("/api/games/" + id + "/chat", "{\"text\":\"hi all\"}");
+        String over = friendGame(alice, bob, null);
+        alice.post("/api/games/" + over + "/resign", "{}");
+        bob.post("/api/games/" + over + "/rematch", "{\"action\":\"offer\"}");
+        // another server on the same database loads both games from what was stored
+        try (KomaServer other = KomaServer.start(new ServerConfig(0, "127.0.0.1", jdbcUrl, tmp, 0, 100, 1))) {
+            Api a = sameSeats(alice, other.port()), b = sameSeats(bob, other.port()), c = new Api(other.port());
+            JsonNode seen = c.get("/api/games/" + id).json();
+            assertEquals(3, seen.get("ply").asInt());
+            assertEquals("first", seen.get("takebackOffer").asText());
+            assertEquals(1, seen.get("chat").size());
+            assertEquals("hi all", seen.get("chat").get(0).get("text").asText());
+            assertEquals("spectator", seen.get("chat").get(0).get("from").asText());
+            JsonNode mine = a.get("/api/games/" + id).json();
+            assertEquals("first", mine.get("you").asText());
+            assertEquals("hello", mine.get("chat").get(0).get("text").asText());
+            JsonNode back = Api.event(b.post("/api/games/" + id + "/takeback", "{\"action\":\"accept\"}").json(), "takeback");
+            assertEquals(2, back.get("ply").asInt(), "the first player's last move, the second had not replied");
+            assertEquals(2, rows("moves", id));
+            assertEquals("second", c.get("/api/games/" + over).json().get("rematch").get("offer").asText());
+            JsonNode agreed = Api.event(a.post("/api/games/" + over + "/rematch", "{\"action\":\"accept\"}").json(), "rematch");
+            String next = agreed.get("rematch").get("gameId").asText();
+            assertEquals("first", b.post("/api/games/" + over + "/rematch", "{\"action\":\"seat\"}").json().get("you").asText());
+            assertEquals("active", c.get("/api/games/" + next).json().get("status").asText());
         }
     }
 }

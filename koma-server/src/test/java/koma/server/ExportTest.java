@@ -136,7 +136,7 @@ class ExportTest {
         LiveGame.Stored stored = new LiveGame.Stored(s.id(), s.rules(), s.mode(), s.start(), s.clock().copy(),
                 s.createdAt(), s.status(), s.players().toArray(new String[0]), s.tokens().toArray(new String[0]),
                 s.drawOffer(), s.winner(), s.termination(), s.version(), s.updatedAt(), s.moves(),
-                List.copyOf(s.playedAt()), new PlayerAccount[2], false, null);
+                List.copyOf(s.playedAt()), GameSnapshot.Actions.NONE, new PlayerAccount[2], false, null);
         GameSnapshot r = LiveGame.restore(stored, T0 + 200_000).snapshot();
         assertEquals(List.of(T0 + 12_000, T0 + 13_500, T0 + 96_500, T0 + 100_000), r.playedAt());
         for (String format : List.of("pgn", "kif", "csa")) {

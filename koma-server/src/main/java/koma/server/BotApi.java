@@ -33,6 +33,8 @@ final class BotApi {
     private final History history;
     private final Challenges challenges;
     private final NdjsonStreams streams = new NdjsonStreams();
+    /** Games listed by {@code GET /api/account/playing} at most. */
+    static final int PLAYING_MAX = 50;
 
     BotApi(ObjectMapper json, KomaServer server, GameService games, Accounts accounts, History history) {
         this.json = json;
@@ -51,6 +53,28 @@ final class BotApi {
                 throw ApiException.notFound("no player named '" + ctx.pathParam("username") + "'");
             }
             ctx.json(user(u));
+        });
+        app.get("/api/account/playing", ctx -> {
+            Accounts.Auth a = server.auth(ctx);
+            if (a == null) {
+                throw new ApiException(401, "sign in first");
+            }
+            Integer nb = null;
+            try {
+                nb = ctx.queryParam("nb") == null ? null : Integer.parseInt(ctx.queryParam("nb"));
+            } catch (NumberFormatException e) {
+                throw ApiException.badRequest("nb: an integer from 1 to " + PLAYING_MAX);
+            }
+            List<Map<String, Object>> now = new java.util.ArrayList<>();
+            for (GameSnapshot g : games.playing(a.user().id(), nb == null ? PLAYING_MAX : Math.max(1, Math.min(PLAYING_MAX, nb)))) {
+                int side = sideOf(g, a.user().id());
+                if (side >= 0) {
+                    now.add(gameEvent(g, side));
+                }
+            }
+            // lichess lists the games where it is the player's turn first
+            now.sort(java.util.Comparator.comparing(m -> !(Boolean) m.get("isMyTurn")));
+            ctx.json(Map.of("nowPlaying", now));
         });
         app.post("/api/bot/account/upgrade", ctx -> {
             Accounts.Auth a = require(ctx, "bot:play");
@@ -126,6 +150,34 @@ final class BotApi {
                 Accounts.Auth a = require(ctx, scope);
                 LiveGame g = games.get(ctx.pathParam("id"));
                 games.resign(g, seatOf(g, a)).join();
+                ok(ctx);
+            });
+            app.post("/api/" + kind + "/game/{id}/abort", ctx -> {
+                Accounts.Auth a = require(ctx, scope);
+                LiveGame g = games.get(ctx.pathParam("id"));
+                games.abort(g, seatOf(g, a)).join();
+                ok(ctx);
+            });
+            app.post("/api/" + kind + "/game/{id}/takeback/{accept}", ctx -> {
+                Accounts.Auth a = require(ctx, scope);
+                LiveGame g = games.get(ctx.pathParam("id"));
+                Seat seat = seatOf(g, a);
+                int offer = g.snapshot().actions().takebackOffer();
+                boolean theirs = offer >= 0 && !seat.holds(offer);
+                String action = yes(ctx.pathParam("accept")) ? (theirs ? "accept" : "offer") : "decline";
+                games.takeback(g, seat, action).join();
+                ok(ctx);
+            });
+            app.post("/api/" + kind + "/game/{id}/chat", ctx -> {
+                Accounts.Auth a = require(ctx, scope);
+                LiveGame g = games.get(ctx.pathParam("id"));
+                String room = param(ctx, "room");
+                if (room == null || !List.of("player", "spectator").contains(room)) {
+                    throw ApiException.badRequest("room: player or spectator, got '" + room + "'");
+                }
+                // a player writes in the spectators' room as anyone else does there
+                Seat seat = room.equals("player") ? seatOf(g, a) : Seat.NONE;
+                games.chat(g, seat, param(ctx, "text"), "user:" + a.user().id()).join();
                 ok(ctx);
             });
             app.post("/api/" + kind + "/game/{id}/draw/{accept}", ctx -> {
@@ -212,9 +264,19 @@ final class BotApi {
             status |= e.type.equals("status");
         }
         java.util.Set<NdjsonStreams.Stream> subs = subscribers.get(s.id());
-        if ((moved || status) && subs != null && !subs.isEmpty()) {
-            String line = write(gameState(s));
-            subs.forEach(x -> x.send(line));
+        if (subs != null && !subs.isEmpty()) {
+            boolean offers = false;
+            for (GameEvent e : c.events()) {
+                offers |= e.type.equals("takeback") || e.type.equals("takebackOffer") || e.type.equals("drawOffer");
+                if (e.type.equals("chat") && e.audience == GameEvent.Audience.SEATS) {
+                    String line = write(chatLine(s, e));
+                    subs.forEach(x -> x.send(line));
+                }
+            }
+            if (moved || status || offers) {
+                String line = write(gameState(s));
+                subs.forEach(x -> x.send(line));
+            }
         }
         if (status && (s.accounts().get(0) != null || s.accounts().get(1) != null)) {
             String type = s.finished() ? "gameFinish" : s.active() ? "gameStart" : null;
@@ -431,6 +493,22 @@ final class BotApi {
         if (g.drawOffer() >= 0) {
             m.put(g.drawOffer() == 0 ? "wdraw" : "bdraw", true);
         }
+        int tb = g.actions().takebackOffer();
+        if (tb >= 0) {
+            m.put(tb == 0 ? "wtakeback" : "btakeback", true);
+        }
+        return m;
+    }
+
+    /** A players' room message as lichess's {@code chatLine}: the room, the sender's account name, the text. */
+    private static Map<String, Object> chatLine(GameSnapshot s, GameEvent e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", "chatLine");
+        m.put("room", "player");
+        String from = String.valueOf(e.fields.get("from"));
+        PlayerAccount p = from.equals("first") ? s.accounts().get(0) : from.equals("second") ? s.accounts().get(1) : null;
+        m.put("username", p != null && p.name() != null ? p.name() : from);
+        m.put("text", e.fields.get("text"));
         return m;
     }
 
@@ -487,7 +565,7 @@ final class BotApi {
                 return MoveNotation.formatUci(p, MoveNotation.parse(p, text,
                         st == MoveNotation.Style.UCI ? MoveNotation.Style.USI : MoveNotation.Style.UCI));
             } catch (NotationException e2) {
-                throw GameError.invalid("move: " + e.getMessage());
+                return text; // the game's own checks say what is wrong with it (out of turn, illegal, malformed)
             }
         }
     }

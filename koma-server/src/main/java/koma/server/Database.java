@@ -546,6 +546,25 @@ final class Database implements AutoCloseable {
         return out;
     }
 
+    /** The active games an account is seated in, most recently changed first (at most {@code limit}). */
+    List<String> playing(String userId, int limit) {
+        List<String> out = new ArrayList<>();
+        query(c -> {
+            try (PreparedStatement st = c.prepareStatement("SELECT id FROM games WHERE status = 'active'"
+                    + " AND (first_user = ? OR second_user = ?) ORDER BY updated_at DESC")) {
+                st.setString(1, userId);
+                st.setString(2, userId);
+                st.setMaxRows(limit);
+                try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next() && out.size() < limit) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+        });
+        return out;
+    }
+
     /**
      * Up to {@code limit} ids of games nobody plays: friend games waiting since before {@code waitingBefore}, and
      * active games without a running clock unchanged since before {@code idleBefore}.

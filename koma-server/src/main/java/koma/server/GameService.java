@@ -395,6 +395,18 @@ final class GameService implements AutoCloseable {
      * recently changed first, at most {@code limit}: "games where it is my turn" (the accounts feature passes the
      * hashes of its player's seats).
      */
+    /** The active games an account plays, most recently changed first (loaded), at most {@code limit}. */
+    List<GameSnapshot> playing(String userId, int limit) {
+        List<GameSnapshot> out = new ArrayList<>();
+        for (String id : db.playing(userId, limit)) {
+            LiveGame g = find(id);
+            if (g != null) {
+                out.add(g.snapshot());
+            }
+        }
+        return out;
+    }
+
     List<Database.Turn> myTurn(java.util.Collection<String> tokenHashes, int limit) {
         return db.myTurn(tokenHashes, limit);
     }

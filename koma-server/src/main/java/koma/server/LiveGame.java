@@ -791,6 +791,14 @@ final class LiveGame {
         g.players[0] = g.players[1] = "human";
         g.tokens[0] = tokens[1];
         g.tokens[1] = tokens[0];
+        // the accounts swap sides too, each with its rating after this game when it was rated
+        int[] diffs = ratingDiffs;
+        for (int side = 0; side < 2; side++) {
+            PlayerAccount a = accounts[side ^ 1];
+            g.accounts[side] = a == null || diffs == null ? a
+                    : new PlayerAccount(a.userId(), a.name(), a.rating() + diffs[side ^ 1], a.provisional(), a.bot());
+        }
+        g.rated = rated;
         g.status = "active";
         if (g.clock.timed()) {
             g.clock.turnStartedAt = now;

@@ -233,8 +233,21 @@ export class MyGamesPage {
       clear(this.root, h('p', { class: 'error' }, e.message));
       return;
     }
+    let playing = [];
+    if (me) {
+      try { playing = (await api('GET', '/api/account/playing')).nowPlaying; } catch (e) { playing = []; }
+    }
+    const left = (s) => s === null || s === undefined ? '' : s >= 86400 ? Math.floor(s / 86400) + 'd ' + Math.floor(s % 86400 / 3600) + 'h'
+      : Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+    const now = playing.length ? h('section', { class: 'panel now-playing' }, h('h2', null, t('profile.nowPlaying')),
+      h('ul', { class: 'games-now' }, playing.map((g) => h('li', { 'data-game': g.gameId, class: g.isMyTurn ? 'my-turn' : null },
+        h('a', { href: '/game/' + encodeURIComponent(g.gameId), 'data-link': true }, t('variant.' + g.variant.key), ' – ',
+          g.opponent && g.opponent.name ? g.opponent.name : t('lobby.anonymous')), ' ',
+        h('span', { class: g.isMyTurn ? 'turn' : 'muted' }, g.isMyTurn ? t('profile.yourTurn') : t('profile.theirTurn')),
+        g.secondsLeft !== null && g.secondsLeft !== undefined ? h('span', { class: 'muted' }, ' · ' + left(g.secondsLeft)) : null)))) : null;
     clear(this.root, h('div', { class: 'my-games' }, h('h1', null, t('nav.myGames')),
       me ? h('p', null, h('a', { href: '/@/' + encodeURIComponent(me.name), 'data-link': true }, t('account.profile'))) : h('p', { class: 'hint' }, t('profile.guestHint')),
+      now,
       games.length ? gamesTable(games.map((g) => gameRow(g, null))) : h('p', { class: 'muted' }, t('profile.noGames'))));
   }
 }

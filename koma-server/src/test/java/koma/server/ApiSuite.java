@@ -711,7 +711,10 @@ abstract class ApiSuite {
             assertEquals(3, g.get("clock").get("daysPerMove").asInt());
             assertEquals(3 * 86_400_000L, g.get("clock").get("first").get("ms").asLong());
             assertEquals(200, b.post("/api/games/" + id + "/join", "{}").status());
+            // both sides move first: a flag before that aborts a game between two people (LiveGame.flag)
             a.move(id, "e2e4", 0);
+            b.move(id, "e7e5", 1);
+            a.move(id, "g1f3", 2);
             // games where it is a seat's turn, by the hashes of seat tokens
             String bobHash = GameService.hash(b.cookie(id).substring(b.cookie(id).indexOf('=') + 1));
             String aliceHash = GameService.hash(a.cookie(id).substring(a.cookie(id).indexOf('=') + 1));

@@ -255,6 +255,57 @@ abstract class BotApiSuite {
     }
 
     @Test
+    void takebackChatAndAbortOverTheBotApi() throws Exception {
+        Bot w = bot("Tak"), b = bot("Bak");
+        try (Lines be = new Lines(b, "/api/stream/event")) {
+            Thread.sleep(300);
+            String cid = post(w, "/api/challenge/" + b.name(), "variant=chess&clock.limit=600&clock.increment=5&color=white")
+                    .json().get("id").asText();
+            assertEquals(200, post(b, "/api/challenge/" + cid + "/accept", "").status());
+            String id = be.next("gameStart").get("game").get("gameId").asText();
+            // the games an account plays, its turn first (lichess's nowPlaying)
+            JsonNode mine = get(w, "/api/account/playing").json().get("nowPlaying");
+            assertEquals(1, mine.size());
+            assertEquals(id, mine.get(0).get("gameId").asText());
+            assertTrue(mine.get(0).get("isMyTurn").asBoolean());
+            assertFalse(get(b, "/api/account/playing").json().get("nowPlaying").get(0).get("isMyTurn").asBoolean());
+            try (Lines bg = new Lines(b, "/api/bot/game/stream/" + id)) {
+                bg.next("gameFull");
+                assertEquals(200, post(w, "/api/bot/game/" + id + "/move/e2e4", "").status());
+                bg.next("gameState");
+                // White asks to take its move back; Black sees the request (lichess's wtakeback) and accepts
+                assertEquals(200, post(w, "/api/bot/game/" + id + "/takeback/yes", "").status());
+                JsonNode asked = bg.next("gameState");
+                while (!asked.path("wtakeback").asBoolean()) {
+                    asked = bg.next("gameState");
+                }
+                assertEquals(200, post(b, "/api/bot/game/" + id + "/takeback/yes", "").status());
+                JsonNode back = bg.next("gameState");
+                while (!back.get("moves").asText().isEmpty()) {
+                    back = bg.next("gameState");
+                }
+                assertFalse(back.has("wtakeback"));
+                // chat in the players' room reaches the other player's stream as text, as written
+                String text = "good luck <b>&</b>";
+                assertEquals(200, post(w, "/api/bot/game/" + id + "/chat", "room=player&text="
+                        + java.net.URLEncoder.encode(text, java.nio.charset.StandardCharsets.UTF_8)).status());
+                JsonNode line = bg.next("chatLine");
+                assertEquals("player", line.get("room").asText());
+                assertEquals(w.name(), line.get("username").asText());
+                assertEquals(text, line.get("text").asText());
+                assertEquals(400, post(w, "/api/bot/game/" + id + "/chat", "room=lobby&text=hi").status());
+                // nobody has moved now: the game can be aborted, and it is not rated
+                assertEquals(200, post(b, "/api/bot/game/" + id + "/abort", "").status());
+                JsonNode end = bg.next("gameState");
+                while (!end.get("status").asText().equals("aborted")) {
+                    end = bg.next("gameState");
+                }
+                assertFalse(end.has("winner"));
+            }
+        }
+    }
+
+    @Test
     void scopesAndBadRequestsAreRefusedClearly() throws Exception {
         Bot a = bot("Kit"), b = bot("Lin");
         Api.Answer noLimit = post(a, "/api/challenge/" + b.name(), "variant=chess&clock.increment=3");

@@ -262,10 +262,19 @@ class GameActionsTest {
         assertEquals(1000 + 5 * day, k.flagAt(1));
         assertEquals(3L, k.view(1, 1000 + 2 * day).get("daysPerMove"));
         assertTrue(g.snapshot().clock().correspondence());
-        // after its three days the second player's move comes too late: the game ends on time
+        // after its three days the second player's first move comes too late: between two people a flag before both
+        // sides moved aborts the game (LiveGame.flag)
         LiveGame.FlagFell late = assertThrows(LiveGame.FlagFell.class,
                 () -> g.move(Seat.SECOND, "e7e5", 1, 1000 + 5 * day + 1));
-        assertEquals("time forfeit", late.change.snapshot().termination());
-        assertEquals(0, late.change.snapshot().winner());
+        assertEquals("aborted", late.change.snapshot().termination());
+        assertEquals(LiveGame.NO_RESULT, late.change.snapshot().winner());
+        // once both sides moved, a late move loses on time
+        LiveGame h = friend(new Clock(Clock.Type.CORRESPONDENCE, 3 * day, 0, 0, 0));
+        h.move(Seat.FIRST, "e2e4", 0, 2000);
+        h.move(Seat.SECOND, "e7e5", 1, 3000);
+        LiveGame.FlagFell lost = assertThrows(LiveGame.FlagFell.class,
+                () -> h.move(Seat.FIRST, "g1f3", 2, 3000 + 3 * day + 1));
+        assertEquals("time forfeit", lost.change.snapshot().termination());
+        assertEquals(1, lost.change.snapshot().winner());
     }
 }

@@ -19,7 +19,7 @@ import koma.server.Glicko2;
 /**
  * The meeting place in three real headless Chromium profiles: two players sign up, one posts a rated seek in the
  * lobby, the other accepts it, and both land in the game; a third (a guest) finds it in the lobby's list of games
- * being played and watches; they play, one resigns, both see their rating changes on the game page and the game in
+ * being played and watches; they play and chat, one resigns, both see their rating changes on the game page and the game in
  * their history with the new rating. Screenshots of the lobby, a profile and the finished game (desktop and phone).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -99,6 +99,12 @@ class LobbyBrowserTest {
         // the bars name both accounts with their ratings; Ann plays first
         assertTrue(ann.texts(".player-name").contains("Ann (1500?)") && ann.texts(".player-name").contains("Ben (1500?)"),
                 ann.texts(".player-name"));
+        // they chat: Ann's message reaches Ben as text; the spectator does not see the players' room
+        ann.waitFor("#chat-input").sendKeys("Have fun <b>Ben</b>");
+        ann.waitFor("#chat-send").click();
+        ben.waiting(20).until(d -> ben.texts("#chat-log .chat-text").equals("Have fun <b>Ben</b>"));
+        assertTrue(ben.all("#chat-log b").isEmpty(), "markup stays text");
+        assertTrue(cat.texts("#chat-log .chat-text").isEmpty(), "the spectator sees only the spectators' room");
         ann.clickMove("e2e4", "first");
         ben.waiting(20).until(d -> ben.shownPly() == 1);
         ben.clickMove("e7e5", "second");

@@ -358,7 +358,7 @@ final class BotApi {
 
     /** lichess's speed from the estimated game duration: limit + 40 x increment (or byoyomi), seconds. */
     static String speed(Clock k) {
-        if (!k.timed()) {
+        if (!k.timed() || k.correspondence()) {
             return "correspondence";
         }
         long est = k.initialMs / 1000 + 40 * (k.type == Clock.Type.BYOYOMI ? k.byoyomiMs : k.incrementMs) / 1000;
@@ -379,7 +379,10 @@ final class BotApi {
         m.put("rated", t.rated());
         m.put("speed", speed(k));
         Map<String, Object> tc = new LinkedHashMap<>();
-        if (!k.timed()) {
+        if (t.days() > 0) {
+            tc.put("type", "correspondence");
+            tc.put("daysPerTurn", t.days());
+        } else if (!k.timed()) {
             tc.put("type", "unlimited");
         } else {
             tc.put("type", "clock");
@@ -437,7 +440,10 @@ final class BotApi {
         m.put("rated", g.rated());
         m.put("variant", variant(g.rules()));
         Clock k = g.clock();
-        if (k.timed()) {
+        if (k.correspondence()) {
+            m.put("daysPerTurn", k.initialMs / Clock.DAY_MS);
+        }
+        if (k.timed() && !k.correspondence()) {
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("initial", k.initialMs);
             c.put("increment", k.incrementMs);
@@ -606,6 +612,15 @@ final class BotApi {
         if (!RuleSet.IDS.contains(v)) {
             throw ApiException.badRequest("variant: unknown rule set '" + v + "'; known: " + String.join(", ", RuleSet.IDS));
         }
+        long days = number(ctx, "days", 0, 14);
+        if (days > 0) {
+            if (!Clock.CORRESPONDENCE_DAYS.contains((int) days)) {
+                throw ApiException.badRequest("days: one of " + Clock.CORRESPONDENCE_DAYS + ", got " + days);
+            }
+            String color = param(ctx, "color");
+            return new Challenges.Terms(RuleSet.of(v), -1, 0, 0, 0, "true".equals(param(ctx, "rated")),
+                    color == null ? "random" : color, (int) days);
+        }
         long limit = number(ctx, "clock.limit", -1, 10_800);
         long inc = number(ctx, "clock.increment", 0, 180);
         long byo = number(ctx, "clock.byoyomi", 0, 180);
@@ -625,7 +640,7 @@ final class BotApi {
         if (!List.of("random", "white", "black").contains(color)) {
             throw ApiException.badRequest("color: random, white or black, got '" + color + "'");
         }
-        return new Challenges.Terms(RuleSet.of(v), limit, inc, byo, (int) periods, "true".equals(rated), color);
+        return new Challenges.Terms(RuleSet.of(v), limit, inc, byo, (int) periods, "true".equals(rated), color, 0);
     }
 
     private static long number(Context ctx, String name, long min, long max) {

@@ -24,9 +24,16 @@ final class Challenges {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
 
-    /** What a challenge asks for: the clock in seconds (limit + increment, or limit then byoyomi), rated, colour. */
-    record Terms(RuleSet rules, long limitS, long incrementS, long byoyomiS, int periods, boolean rated, String color) {
+    /**
+     * What a challenge asks for: the clock in seconds (limit + increment, or limit then byoyomi; limit -1 for none),
+     * or days per move (correspondence, 0 for none), rated, colour.
+     */
+    record Terms(RuleSet rules, long limitS, long incrementS, long byoyomiS, int periods, boolean rated, String color,
+                 int days) {
         Clock clock() {
+            if (days > 0) {
+                return new Clock(Clock.Type.CORRESPONDENCE, days * Clock.DAY_MS, 0, 0, 0);
+            }
             if (limitS < 0) {
                 return Clock.none();
             }

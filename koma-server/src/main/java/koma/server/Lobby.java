@@ -47,6 +47,7 @@ final class Lobby implements AutoCloseable {
     /** The clocks offered for quick pairing: minutes+increment seconds (Fischer) or minutes|byoyomi seconds. */
     static final List<String> POOL_CLOCKS = List.of("1+0", "3+2", "5+3", "10+5", "15+10", "30+20", "10|30", "30|60");
     private static final Pattern CLOCK = Pattern.compile("(\\d{1,3})([+|])(\\d{1,3})");
+    private static final Pattern DAYS = Pattern.compile("(\\d{1,2})d");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** One lobby connection: its secret id (sri), its client key and account, its seeks and pool entry. */
@@ -470,14 +471,23 @@ final class Lobby implements AutoCloseable {
     }
 
     /**
-     * A lobby clock: {@code M+S} (Fischer: M minutes, S seconds added per move) or {@code M|S} (byoyomi: M minutes
-     * main time, then S seconds per move); M and S up to 180, and some time per move.
+     * A lobby clock: {@code M+S} (Fischer: M minutes, S seconds added per move), {@code M|S} (byoyomi: M minutes
+     * main time, then S seconds per move), M and S up to 180, and some time per move; or {@code Nd} (correspondence:
+     * N days per move, one of {@link Clock#CORRESPONDENCE_DAYS}).
      */
     static Clock parseClock(String text) {
+        Matcher days = text == null ? null : DAYS.matcher(text);
+        if (days != null && days.matches()) {
+            int d = Integer.parseInt(days.group(1));
+            if (!Clock.CORRESPONDENCE_DAYS.contains(d)) {
+                throw GameError.invalid("clock: days per move one of " + Clock.CORRESPONDENCE_DAYS + ", got '" + text + "'");
+            }
+            return new Clock(Clock.Type.CORRESPONDENCE, d * Clock.DAY_MS, 0, 0, 0);
+        }
         Matcher mt = text == null ? null : CLOCK.matcher(text);
         if (mt == null || !mt.matches()) {
-            throw GameError.invalid("clock: write minutes+seconds (Fischer, e.g. 5+3) or minutes|seconds (byoyomi, e.g."
-                    + " 10|30), got '" + text + "'");
+            throw GameError.invalid("clock: write minutes+seconds (Fischer, e.g. 5+3), minutes|seconds (byoyomi, e.g."
+                    + " 10|30) or days per move (correspondence, e.g. 3d), got '" + text + "'");
         }
         int min = Integer.parseInt(mt.group(1)), sec = Integer.parseInt(mt.group(3));
         if (min > 180 || sec > 180 || min == 0 && sec == 0) {
@@ -492,6 +502,7 @@ final class Lobby implements AutoCloseable {
         return switch (c.type) {
             case FISCHER -> c.initialMs / 60_000 + "+" + c.incrementMs / 1000;
             case BYOYOMI -> c.initialMs / 60_000 + "|" + c.byoyomiMs / 1000;
+            case CORRESPONDENCE -> c.initialMs / Clock.DAY_MS + "d";
             default -> null;
         };
     }

@@ -227,6 +227,28 @@ abstract class AccountSuite {
     }
 
     @Test
+    void aCorrespondenceSeekMakesACorrespondenceGameListedAsMyTurn() throws Exception {
+        String n1 = name("Nia"), n2 = name("Oto");
+        Api a = signedUp(n1), b = signedUp(n2);
+        try (Lobby la = Lobby.open(a)) {
+            assertEquals(400, a.post("/api/lobby/seeks", "{\"sri\":\"" + la.sri + "\",\"variant\":\"shogi\",\"clock\":\"4d\"}")
+                    .status(), "days per move: 1, 2, 3, 5, 7 or 14");
+            String id = a.post("/api/lobby/seeks", "{\"sri\":\"" + la.sri + "\",\"variant\":\"shogi\",\"clock\":\"3d\","
+                    + "\"color\":\"second\"}").json().get("id").asText();
+            String game = b.post("/api/lobby/seeks/" + id + "/accept", "{}").json().get("game").asText();
+            JsonNode g = b.get("/api/games/" + game).json();
+            assertEquals("correspondence", g.get("clock").get("type").asText());
+            assertEquals(3, g.get("clock").get("daysPerMove").asInt());
+            // the account of the side to move (the acceptor plays first) finds it among its games, its turn
+            JsonNode mine = b.get("/api/account/playing").json().get("nowPlaying");
+            assertEquals(game, mine.get(0).get("gameId").asText());
+            assertTrue(mine.get(0).get("isMyTurn").asBoolean());
+            assertEquals("correspondence", mine.get(0).get("speed").asText());
+            assertFalse(a.get("/api/account/playing").json().get("nowPlaying").get(0).get("isMyTurn").asBoolean());
+        }
+    }
+
+    @Test
     void aSeekVanishesWhenItsSeekerLeaves() throws Exception {
         Api a = browser(), b = browser();
         try (Lobby lb = Lobby.open(b)) {

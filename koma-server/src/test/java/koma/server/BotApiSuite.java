@@ -315,6 +315,11 @@ abstract class BotApiSuite {
         assertEquals(400, badVariant.status());
         assertTrue(badVariant.error().startsWith("variant: unknown rule set 'go'"), badVariant.error());
         assertEquals(404, post(a, "/api/challenge/nobody" + b.name(), "variant=chess").status());
+        JsonNode corr = post(a, "/api/challenge/" + b.name(), "variant=washogi-drops&days=3").json();
+        assertEquals("correspondence", corr.get("timeControl").get("type").asText());
+        assertEquals(3, corr.get("timeControl").get("daysPerTurn").asInt());
+        assertEquals("correspondence", corr.get("speed").asText());
+        assertEquals(400, post(a, "/api/challenge/" + b.name(), "variant=chess&days=4").status());
         // a board-only token may not challenge
         Api web = new Api(port);
         String n = "Web" + NAMES.incrementAndGet() + Long.toString(System.nanoTime() % 10_000, 36);

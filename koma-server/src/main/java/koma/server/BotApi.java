@@ -340,7 +340,7 @@ final class BotApi {
     private static Map<String, Object> player(PlayerAccount p) {
         Map<String, Object> m = new LinkedHashMap<>();
         if (p == null) {
-            m.put("aiLevel", null);
+            m.put("id", null);
             m.put("name", "Anonymous");
             return m;
         }

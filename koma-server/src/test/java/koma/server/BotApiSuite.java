@@ -4,12 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +34,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * lichess's Bot and Board API on Koma (docs/bot-api.md) through a real server with a real database; the subclasses
  * give the database. Two bot accounts made as `koma accounts add --bot` makes them (AccountAdmin) challenge each
- * other and play over their event and game streams; field names are lichess's (its published OpenAPI description:
- * ChallengeJson, GameEventInfo, GameFullEvent, GameStateEvent, UserExtended).
+ * other and play over their event and game streams. The transcript test checks every object of a game against
+ * lichess's published schemas (test resource lichess-api-fields.txt, field names copied from the spec): each
+ * required field present, no field the schema does not name unless it is one of Koma's documented extensions.
  */
 abstract class BotApiSuite {
     static KomaServer server;
@@ -365,5 +376,101 @@ abstract class BotApiSuite {
             assertEquals(403, r.status());
             assertTrue(r.error().contains("bots play through challenges"), r.error());
         }
+    }
+
+    /** A schema's properties and required properties, with Koma's extensions among the properties. */
+    record Schema(Set<String> properties, Set<String> required) {
+    }
+
+    static Map<String, Schema> schemas() throws IOException {
+        Map<String, Schema> out = new HashMap<>();
+        try (InputStream in = BotApiSuite.class.getResourceAsStream("/lichess-api-fields.txt")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String name = line.substring(0, line.indexOf(':')).strip();
+                String rest = line.substring(line.indexOf(':') + 1);
+                if (name.startsWith("+")) {
+                    out.get(name.substring(1)).properties().addAll(List.of(rest.strip().split("\\s+")));
+                    continue;
+                }
+                String[] parts = rest.split("\\|");
+                out.put(name, new Schema(new LinkedHashSet<>(List.of(parts[0].strip().split("\\s+"))),
+                        new LinkedHashSet<>(List.of(parts[1].strip().split("\\s+")))));
+            }
+        }
+        return out;
+    }
+
+    private static void check(Map<String, Schema> schemas, String schema, JsonNode n, String where) {
+        Schema s = schemas.get(schema);
+        for (String r : s.required()) {
+            assertTrue(n.has(r), where + ": " + schema + " requires '" + r + "': " + n);
+        }
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!s.properties().contains(f)) {
+                fail(where + ": '" + f + "' is not a field of lichess's " + schema + ": " + n);
+            }
+        }
+    }
+
+    @Test
+    void everyObjectOfAGameMatchesLichessSchemas() throws Exception {
+        Map<String, Schema> sc = schemas();
+        Bot w = bot("Sha"), b = bot("Pe");
+        try (Lines we = new Lines(w, "/api/stream/event"); Lines be = new Lines(b, "/api/stream/event")) {
+            Thread.sleep(300);
+            String declined = post(w, "/api/challenge/" + b.name(), "variant=shodo").json().get("id").asText();
+            post(b, "/api/challenge/" + declined + "/decline", "reason=variant");
+            JsonNode dec = we.next("challengeDeclined");
+            check(sc, "ChallengeEvent", dec, "challengeDeclined");
+            check(sc, "ChallengeDeclinedJson", dec.get("challenge"), "challengeDeclined.challenge");
+            JsonNode created = post(w, "/api/challenge/" + b.name(), "variant=chess&clock.limit=180&clock.increment=2&rated=true")
+                    .json();
+            check(sc, "ChallengeJson", created, "POST /api/challenge");
+            JsonNode ev = be.next("challenge");
+            check(sc, "ChallengeEvent", ev, "challenge");
+            check(sc, "ChallengeJson", ev.get("challenge"), "challenge.challenge");
+            check(sc, "ChallengeUser", ev.get("challenge").get("challenger"), "challenge.challenger");
+            check(sc, "ChallengeUser", ev.get("challenge").get("destUser"), "challenge.destUser");
+            post(b, "/api/challenge/" + created.get("id").asText() + "/accept", "");
+            JsonNode start = we.next("gameStart");
+            check(sc, "GameStartEvent", start, "gameStart");
+            check(sc, "GameEventInfo", start.get("game"), "gameStart.game");
+            check(sc, "GameEventPlayer", start.get("game").get("opponent"), "gameStart.game.opponent");
+            String id = start.get("game").get("gameId").asText();
+            try (Lines g = new Lines(w, "/api/bot/game/stream/" + id)) {
+                JsonNode full = g.next("gameFull");
+                check(sc, "GameFullEvent", full, "gameFull");
+                check(sc, "GameEventPlayer", full.get("white"), "gameFull.white");
+                check(sc, "GameEventPlayer", full.get("black"), "gameFull.black");
+                check(sc, "GameStateEvent", full.get("state"), "gameFull.state");
+                String first = full.get("white").get("name").asText().equals(w.name()) ? "w" : "b";
+                Bot white = first.equals("w") ? w : b, black = first.equals("w") ? b : w;
+                post(white, "/api/bot/game/" + id + "/move/e2e4", "");
+                check(sc, "GameStateEvent", g.next("gameState"), "gameState");
+                post(black, "/api/bot/game/" + id + "/chat", "room=player&text=hello");
+                check(sc, "ChatLineEvent", g.next("chatLine"), "chatLine");
+                post(black, "/api/bot/game/" + id + "/draw/yes", "");
+                JsonNode offered = g.next("gameState");
+                check(sc, "GameStateEvent", offered, "gameState with a draw offer");
+                post(black, "/api/bot/game/" + id + "/resign", "");
+                JsonNode over = g.next("gameState");
+                while (over.get("status").asText().equals("started")) {
+                    over = g.next("gameState");
+                }
+                check(sc, "GameStateEvent", over, "gameState at the end");
+            }
+            JsonNode fin = we.next("gameFinish");
+            check(sc, "GameFinishEvent", fin, "gameFinish");
+            check(sc, "GameEventInfo", fin.get("game"), "gameFinish.game");
+        }
+        JsonNode me = get(w, "/api/account").json();
+        check(sc, "User", me, "GET /api/account");
+        JsonNode user = get(w, "/api/user/" + b.name()).json();
+        check(sc, "User", user, "GET /api/user");
+        check(sc, "Perf", user.get("perfs").get("chess"), "GET /api/user perfs.chess");
     }
 }

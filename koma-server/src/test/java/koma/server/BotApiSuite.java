@@ -235,7 +235,7 @@ abstract class BotApiSuite {
         Bot s = bot("Sen"), g = bot("Go");
         try (Lines ge = new Lines(g, "/api/stream/event")) {
             Thread.sleep(300);
-            String cid = post(s, "/api/challenge/" + g.name(), "variant=shogi&clock.limit=60&clock.byoyomi=10&color=white")
+            String cid = post(s, "/api/challenge/" + g.name(), "variant=shogi&clock.limit=60&clock.byoyomi=10&color=white&rated=true")
                     .json().get("id").asText();
             JsonNode ch = ge.next("challenge").get("challenge");
             assertEquals(10, ch.get("timeControl").get("byoyomi").asInt());
@@ -261,8 +261,17 @@ abstract class BotApiSuite {
                 assertEquals(String.join(" ", moves), st.get("moves").asText());
                 assertEquals(10_000, st.get("byo").asInt());
                 assertEquals(200, post(g, "/api/bot/game/" + id + "/resign", "").status());
+                JsonNode end = sg.next("gameState");
+                while (end.get("status").asText().equals("started")) {
+                    end = sg.next("gameState");
+                }
+                assertEquals("resign", end.get("status").asText());
             }
         }
+        // rated: both shogi ratings moved by Glicko-2 from two new players, sente winning
+        Glicko2.Rating[] r = Glicko2.game(Glicko2.Rating.START, Glicko2.Rating.START, 1);
+        assertEquals(Math.round(r[0].rating()), get(s, "/api/user/" + s.name()).json().get("perfs").get("shogi").get("rating").asInt());
+        assertEquals(Math.round(r[1].rating()), get(s, "/api/user/" + g.name()).json().get("perfs").get("shogi").get("rating").asInt());
     }
 
     @Test

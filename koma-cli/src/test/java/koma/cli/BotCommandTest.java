@@ -159,6 +159,58 @@ class BotCommandTest {
     }
 
     @Test
+    void theBridgeReconnectsWhenTheServerComesBack() throws Exception {
+        Path dir = Files.createTempDirectory("koma-bot-restart-");
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String url = "http://127.0.0.1:" + port;
+        String db = "jdbc:sqlite:" + dir.resolve("koma.db");
+        KomaServer first = KomaServer.start(new ServerConfig(port, "127.0.0.1", null, dir, 0, 0, 1));
+        String bot = AccountAdmin.add(db, "KomaBot4", true).token(), me = AccountAdmin.add(db, "Person4", false).token();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        BotBridge b = new BotBridge(new BotBridge.Settings(url, bot, koma(), Set.of(), 1, true, true, 500),
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+        Thread t = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                b.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            Thread.sleep(1500);
+            first.close(); // the event stream drops
+            Thread.sleep(1500);
+            try (KomaServer second = KomaServer.start(new ServerConfig(port, "127.0.0.1", null, dir, 0, 0, 1))) {
+                String saved = base;
+                base = url;
+                try {
+                    long until = System.currentTimeMillis() + 30_000;
+                    String id = null;
+                    // challenges until the bridge, back on its event stream, accepts one
+                    while (id == null && System.currentTimeMillis() < until) {
+                        post(me, "/api/challenge/KomaBot4", "variant=shogi&clock.limit=60&clock.byoyomi=5");
+                        Thread.sleep(2000);
+                        JsonNode games = get(me, "/api/users/Person4/games").get("games");
+                        id = games.isEmpty() ? null : games.get(0).get("id").asText();
+                    }
+                    String text = log.toString(StandardCharsets.UTF_8);
+                    assertTrue(id != null, "accepted after the restart:\n" + text);
+                    assertTrue(text.contains("event stream dropped"), text);
+                    post(me, "/api/board/game/" + id + "/resign", "");
+                } finally {
+                    base = saved;
+                }
+            }
+        } finally {
+            b.close();
+            t.interrupt();
+        }
+    }
+
+    @Test
     void komaPlaysAShodoGameAgainstFairyStockfishThroughTheServer() throws Exception {
         Path ini = Path.of(BotCommandTest.class.getResource("/shodo.ini").toURI());
         String koma = token("KomaBot2", true), fairy = token("FairyBot", true);

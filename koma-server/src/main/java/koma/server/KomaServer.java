@@ -825,11 +825,11 @@ public final class KomaServer implements AutoCloseable {
 
     @Override
     public void close() {
+        botApi.stop(); // the API streams end first, so that the web server does not wait for them
         try {
             app.stop();
         } finally {
             lobby.close();
-            botApi.stop();
             games.close();
             db.close();
         }

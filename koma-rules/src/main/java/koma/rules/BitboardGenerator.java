@@ -63,7 +63,7 @@ final class BitboardGenerator extends MoveGenerator {
             for (long hits = first & enemy; hits != 0; hits &= hits - 1) {
                 int h = Long.numberOfTrailingZeros(hits);
                 int d = g.direction(ksq, h);
-                if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[d]] >= g.distance(ksq, h)) {
+                if (t.capturesAlong(board[h], Geometry.OPPOSITE[d], g.distance(ksq, h))) {
                     checkers |= 1L << h;
                     block = b.ray[ksq * 8 + d] & ~b.ray[h * 8 + d];
                 }
@@ -76,7 +76,7 @@ final class BitboardGenerator extends MoveGenerator {
                 for (; behind != 0; behind &= behind - 1) {
                     int h = Long.numberOfTrailingZeros(behind);
                     int d = g.direction(ksq, h);
-                    if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[d]] >= g.distance(ksq, h)) {
+                    if (t.capturesAlong(board[h], Geometry.OPPOSITE[d], g.distance(ksq, h))) {
                         long line = b.ray[ksq * 8 + d] & ~b.ray[h * 8 + d];
                         int shield = Long.numberOfTrailingZeros(line & shields);
                         pinned |= 1L << shield;
@@ -220,7 +220,7 @@ final class BitboardGenerator extends MoveGenerator {
         long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & pos.colorBB[by];
         for (; hits != 0; hits &= hits - 1) {
             int h = Long.numberOfTrailingZeros(hits);
-            if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[g.direction(sq, h)]] >= g.distance(sq, h)) {
+            if (t.capturesAlong(board[h], Geometry.OPPOSITE[g.direction(sq, h)], g.distance(sq, h))) {
                 return true;
             }
         }

@@ -48,15 +48,15 @@ final class MoveTables {
     /** The most entries {@link #reach} can write for one piece: the size of its output buffer. */
     final int maxReach;
     /** attackRange[code * 8 + d]: how far the piece captures along line direction d (0 = not at all). */
-    final int[] attackRange;
+    private final int[] attackRange;
     /** maxAttackRange[color * 8 + d]: the longest such range of any piece of that colour. */
-    final int[] maxAttackRange;
+    private final int[] maxAttackRange;
     /** Distinct capturing jump vectors (absolute dx, dy) of all pieces. */
-    final int jumpCount;
+    private final int jumpCount;
     /** jumpSource[sq * jumpCount + j]: the square from which jump j lands on sq, or -1. */
-    final int[] jumpSource;
+    private final int[] jumpSource;
     /** jumpAttacks[code * jumpCount + j]: whether that piece captures with jump j. */
-    final boolean[] jumpAttacks;
+    private final boolean[] jumpAttacks;
     /** forced[code * squares + sq]: the piece must promote on arriving there, and may not be dropped there. */
     final boolean[] forced;
     /** zone[color * squares + sq]: the square is in that side's promotion zone. */
@@ -220,6 +220,53 @@ final class MoveTables {
         }
         return n;
     }
+
+    // ------------------------------------------------------------------ attack tables (attack detection)
+
+    /** How far any piece of colour {@code color} captures along line direction {@code d} (0: none does). */
+    int lineReach(int color, int d) {
+        return maxAttackRange[color * 8 + d];
+    }
+
+    /** Whether the piece {@code code} captures along line direction {@code d} at {@code distance} squares. */
+    boolean capturesAlong(int code, int d, int distance) {
+        return attackRange[code * 8 + d] >= distance;
+    }
+
+    /** Whether a piece of colour {@code by} on {@code board} captures on {@code sq} by a jump. */
+    boolean jumpAttacked(int[] board, int sq, int by) {
+        final int jc = jumpCount;
+        for (int j = 0; j < jc; j++) {
+            int s = jumpSource[sq * jc + j];
+            if (s >= 0) {
+                int c = board[s];
+                if (c != 0 && (c & 1) == by && jumpAttacks[c * jc + j]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Writes into {@code out} from index {@code n} the squares of the pieces of colour {@code by} that capture on
+     * {@code sq} by a jump, and returns the new count.
+     */
+    int jumpAttackers(int[] board, int sq, int by, int[] out, int n) {
+        final int jc = jumpCount;
+        for (int j = 0; j < jc; j++) {
+            int s = jumpSource[sq * jc + j];
+            if (s >= 0) {
+                int c = board[s];
+                if (c != 0 && (c & 1) == by && jumpAttacks[c * jc + j]) {
+                    out[n++] = s;
+                }
+            }
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ decoded view (compiling other tables)
 
     /** One leap of a table, decoded: its target, its modes, the square a lame leap needs empty (or -1), promotion bits. */
     record Leap(int to, boolean moves, boolean captures, int middle, int promotion) {

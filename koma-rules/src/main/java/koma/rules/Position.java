@@ -1,7 +1,5 @@
 package koma.rules;
 
-import koma.rules.notation.Fen;
-
 /**
  * A mutable game position of any rule set: board, hands, side to move, castling rights, en-passant square,
  * move clocks and an incrementally updated Zobrist key. {@link #doMove}/{@link #undoMove} allocate nothing;
@@ -122,9 +120,9 @@ public final class Position {
         return fromFen(rs, rs.startFen);
     }
 
-    /** Parses FEN or SFEN (whichever the string is); see {@link Fen}. */
+    /** Parses FEN or SFEN (whichever the string is); see {@link FenCodec}. */
     public static Position fromFen(RuleSet rs, String fen) {
-        return Fen.parse(rs, fen);
+        return FenCodec.parse(rs, fen);
     }
 
     /** An empty board of the rule set, for building positions square by square. Call {@link #validate} after. */
@@ -261,7 +259,7 @@ public final class Position {
             int code = board[sq];
             if (code != 0 && t.forced[code * squares + sq]) {
                 throw new IllegalArgumentException("unpromoted " + rs.piece(MoveTables.type(code)).name() + " on "
-                        + Fen.squareName(g, sq) + ", a square it could never leave");
+                        + g.squareName(sq) + ", a square it could never leave");
             }
         }
         for (int c = 0; c < 2; c++) {
@@ -276,7 +274,7 @@ public final class Position {
                         int bit = 1 << g.file(sq);
                         if ((seen & bit) != 0) {
                             throw new IllegalArgumentException("two unpromoted " + p.name() + "s of one player on file "
-                                    + Fen.fileName(g, g.file(sq)));
+                                    + g.fileName(g.file(sq)));
                         }
                         seen |= bit;
                     }
@@ -288,7 +286,7 @@ public final class Position {
             int behind = g.square(g.file(ep), g.rank(ep) + (side == 0 ? -1 : 1));
             if (epPawnType < 0 || g.relativeRank(side, ep) != g.ranks - 3
                     || board[behind] != MoveTables.code(side ^ 1, epPawnType) || board[ep] != 0) {
-                throw new IllegalArgumentException("en-passant square " + Fen.squareName(g, ep)
+                throw new IllegalArgumentException("en-passant square " + g.squareName(ep)
                         + " does not follow a double pawn step");
             }
             if (!epCapturePossible(behind, side)) {
@@ -327,8 +325,8 @@ public final class Position {
                 if ((castling & right) != 0 && (kingSq[c] != ksq
                         || board[rookSq] != MoveTables.code(c, rook))) {
                     throw new IllegalArgumentException("castling right '" + "KQkq".charAt(i)
-                            + "' needs the king on " + Fen.squareName(g, ksq) + " and a rook on "
-                            + Fen.squareName(g, rookSq));
+                            + "' needs the king on " + g.squareName(ksq) + " and a rook on "
+                            + g.squareName(rookSq));
                 }
             }
         }
@@ -817,6 +815,6 @@ public final class Position {
 
     @Override
     public String toString() {
-        return Fen.format(this);
+        return FenCodec.format(this);
     }
 }

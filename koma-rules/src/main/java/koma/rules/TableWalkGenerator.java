@@ -17,7 +17,8 @@ final class TableWalkGenerator extends MoveGenerator {
     private final int[][] emptyBuf = new int[MAX_LEVELS][];
     private final int[][] checkMark = new int[MAX_LEVELS][];
     private int stamp;
-    private final int[] checkerBuf = new int[8];
+    /** Checkers of the king: at most one per line direction plus the jump attackers (distinct squares). */
+    private final int[] checkerBuf;
     /** The squares one piece reaches ({@link MoveTables#reach}); used and read before the next walk. */
     private final int[] reached;
     private final int squares;
@@ -26,6 +27,7 @@ final class TableWalkGenerator extends MoveGenerator {
         super(pos);
         this.squares = g.squares;
         this.reached = new int[Math.max(1, t.maxReach)];
+        this.checkerBuf = new int[8 + squares];
         for (int l = 0; l < MAX_LEVELS; l++) {
             pinDir[l] = new int[squares * 2];
             evasion[l] = new int[squares];
@@ -44,10 +46,9 @@ final class TableWalkGenerator extends MoveGenerator {
     @Override
     boolean attacked(int sq, int by) {
         final int[] board = this.board;
-        final int[] range = t.attackRange;
         for (int d = 0; d < 8; d++) {
             int od = Geometry.OPPOSITE[d];
-            int max = t.maxAttackRange[by * 8 + od];
+            int max = t.lineReach(by, od);
             if (max == 0) {
                 continue;
             }
@@ -56,24 +57,14 @@ final class TableWalkGenerator extends MoveGenerator {
             for (int k = 0; k < lim; k++) {
                 int c = board[ray[k]];
                 if (c != 0) {
-                    if ((c & 1) == by && range[c * 8 + od] > k) {
+                    if ((c & 1) == by && t.capturesAlong(c, od, k + 1)) {
                         return true;
                     }
                     break;
                 }
             }
         }
-        int jc = t.jumpCount;
-        for (int j = 0; j < jc; j++) {
-            int s = t.jumpSource[sq * jc + j];
-            if (s >= 0) {
-                int c = board[s];
-                if (c != 0 && (c & 1) == by && t.jumpAttacks[c * jc + j]) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return t.jumpAttacked(board, sq, by);
     }
 
     /** See {@link Position#mobility}: the squares the piece on {@code sq} could move to or capture on. */
@@ -171,12 +162,11 @@ final class TableWalkGenerator extends MoveGenerator {
      */
     private int scanKing(int ksq, int us, int them, int[] pins, int[] ev, int st) {
         final int[] board = this.board;
-        final int[] range = t.attackRange;
         int n = 0;
         int blockDir = -1, blockLen = 0;
         for (int d = 0; d < 8; d++) {
             int od = Geometry.OPPOSITE[d];
-            int max = t.maxAttackRange[them * 8 + od];
+            int max = t.lineReach(them, od);
             if (max == 0) {
                 continue;
             }
@@ -195,7 +185,7 @@ final class TableWalkGenerator extends MoveGenerator {
                     own = ray[k];
                     continue;
                 }
-                if (range[c * 8 + od] > k) {
+                if (t.capturesAlong(c, od, k + 1)) {
                     if (own >= 0) {
                         pins[own * 2] = st;
                         pins[own * 2 + 1] = d | (k + 1) << 4;
@@ -208,24 +198,20 @@ final class TableWalkGenerator extends MoveGenerator {
                 break;
             }
         }
-        int jc = t.jumpCount;
-        boolean jumpChecker = false;
-        for (int j = 0; j < jc; j++) {
-            int s = t.jumpSource[ksq * jc + j];
-            if (s >= 0) {
-                int c = board[s];
-                if (c != 0 && (c & 1) == them && t.jumpAttacks[c * jc + j]) {
-                    boolean dup = false;
-                    for (int i = 0; i < n; i++) {
-                        dup |= checkerBuf[i] == s;
-                    }
-                    jumpChecker = true;
-                    if (!dup) {
-                        checkerBuf[n++] = s;
-                    } else {
-                        blockDir = -1;
-                    }
-                }
+        // jump checkers; a piece found on a line already (a step that is also a jump vector) counts once
+        int lineCheckers = n;
+        int all = t.jumpAttackers(board, ksq, them, checkerBuf, n);
+        boolean jumpChecker = all > lineCheckers;
+        for (int i = lineCheckers; i < all; i++) {
+            int s = checkerBuf[i];
+            boolean dup = false;
+            for (int k = 0; k < lineCheckers; k++) {
+                dup |= checkerBuf[k] == s;
+            }
+            if (!dup) {
+                checkerBuf[n++] = s;
+            } else {
+                blockDir = -1;
             }
         }
         pos.lastCheckers = n;

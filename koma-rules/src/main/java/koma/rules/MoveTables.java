@@ -80,7 +80,7 @@ final class MoveTables {
         Geometry g = rs.geometry;
         squares = g.squares;
         int types = rs.pieceCount();
-        codes = (types + 1) * 2;
+        codes = Position.pieceCodeCount(rs);
         int[][] tables = new int[codes * squares][];
         attackRange = new int[codes * 8];
         maxAttackRange = new int[16];

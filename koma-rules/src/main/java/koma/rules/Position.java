@@ -77,7 +77,7 @@ public final class Position {
         this.types = rs.pieceCount();
         this.board = new int[squares];
         this.keepsBitboards = rs.bitboards != null;
-        this.bb = new long[(types + 1) * 2];
+        this.bb = new long[pieceCodeCount(rs)];
         this.hand = new int[2 * types];
         this.pindex = new int[squares];
         this.plist[0] = new int[squares];
@@ -401,6 +401,24 @@ public final class Position {
     /** Type of the piece on sq, or -1 when empty. */
     public int typeAt(int sq) {
         return board[sq] == 0 ? -1 : MoveTables.type(board[sq]);
+    }
+
+    /**
+     * The piece code of a piece of {@code type} and {@code color}: the one definition ({@link MoveTables#code}),
+     * from 2 up, 0 being an empty square. For tables indexed by piece, such as the engine's.
+     */
+    public static int pieceCode(int color, int type) {
+        return MoveTables.code(color, type);
+    }
+
+    /** How many piece codes the rule set has: codes run from 0 (empty) up to this, exclusive. */
+    public static int pieceCodeCount(RuleSet rs) {
+        return (rs.pieceCount() + 1) * 2;
+    }
+
+    /** The piece code on {@code sq} ({@link #pieceCode}), 0 when the square is empty. */
+    public int codeAt(int sq) {
+        return board[sq];
     }
 
     public int handCount(int color, int type) {

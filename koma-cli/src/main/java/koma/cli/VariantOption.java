@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
  * {@code @Mixin VariantOption variant;}).
  */
 final class VariantOption {
-    @Option(names = {"-v", "--variant"}, defaultValue = "chess", completionCandidates = Variants.class,
+    @Option(names = {"-v", "--variant"}, paramLabel = "<variant>", defaultValue = "chess", completionCandidates = Variants.class,
             description = "Rule set: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
     String id;
 

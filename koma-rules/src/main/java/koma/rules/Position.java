@@ -3,7 +3,9 @@ package koma.rules;
 /**
  * A mutable game position of any rule set: board, hands, side to move, castling rights, en-passant square,
  * move clocks and an incrementally updated Zobrist key. {@link #doMove}/{@link #undoMove} allocate nothing;
- * {@link #legalMoves} writes into a caller's {@code int[]} buffer (see {@link Move} for the encoding).
+ * {@link #legalMoves} writes into a caller's {@code int[]} buffer (see {@link Move} for the encoding), through
+ * the position's generators ({@link TableWalkGenerator}, and {@link BitboardGenerator} where the rule set has
+ * {@link Bitboards}), which read its state directly.
  *
  * <p>Colour 0 is the first player (White in chess, Black/sente in shogi), who moves toward higher ranks.
  */
@@ -20,8 +22,9 @@ public final class Position {
 
     /** {@code board[sq]}: the piece code on the square (see {@link MoveTables}), 0 when empty. */
     final int[] board;
-    /** Bitboards per piece code and per colour, kept only when the rule set has {@link Bitboards}. */
+    /** Whether {@link #bb} and {@link #colorBB} are kept up to date: when the rule set has {@link Bitboards}. */
     private final boolean keepsBitboards;
+    /** Bitboards per piece code and per colour. */
     final long[] bb;
     final long[] colorBB = new long[2];
     /** {@code hand[color * types + type]}: pieces in hand. */
@@ -130,7 +133,6 @@ public final class Position {
         return new Position(rs);
     }
 
-    /** A deep copy with an empty undo history. */
     /**
      * A copy that also keeps the plies played on this object (its undo stack), so that a search on the copy sees
      * the game's earlier positions for repetition ({@link #keyBack}) and may undo past its root.
@@ -157,6 +159,7 @@ public final class Position {
         return p;
     }
 
+    /** A deep copy with an empty undo history. */
     public Position copy() {
         Position p = new Position(rs);
         System.arraycopy(board, 0, p.board, 0, squares);

@@ -8,6 +8,8 @@ package koma.rules;
  */
 final class BitboardGenerator extends MoveGenerator {
     private final Bitboards bbt;
+    /** The position's bitboards per piece code and per colour (the same arrays, read directly). */
+    private final long[] bb, colorBB;
     /** The line from the king to the pinner of each pinned square (valid while its bit is in {@code pinned}). */
     private final long[] pinLine = new long[64];
     /** Codes of each colour that attack by jumps. */
@@ -18,6 +20,8 @@ final class BitboardGenerator extends MoveGenerator {
     BitboardGenerator(Position pos, Bitboards bbt) {
         super(pos);
         this.bbt = bbt;
+        this.bb = pos.bb;
+        this.colorBB = pos.colorBB;
         for (int c = 0; c < 2; c++) {
             int[] list = new int[pos.types];
             int k = 0;
@@ -43,7 +47,7 @@ final class BitboardGenerator extends MoveGenerator {
     @Override
     int generate(int[] moves) {
         final Position p = pos;
-        final long[] colorBB = p.colorBB, bb = p.bb;
+        final long[] colorBB = this.colorBB, bb = this.bb;
         final int side = p.side;
         final Bitboards b = bbt;
         final int us = side, them = us ^ 1;
@@ -204,20 +208,24 @@ final class BitboardGenerator extends MoveGenerator {
     }
 
     @Override
+    boolean emptyBetween(int lo, int hi) {
+        return ((colorBB[0] | colorBB[1]) & ((1L << hi) - (2L << lo))) == 0;
+    }
+
+    @Override
     boolean attacked(int sq, int by) {
-        return attacked(sq, by, pos.colorBB[0] | pos.colorBB[1]);
+        return attacked(sq, by, colorBB[0] | colorBB[1]);
     }
 
     /** {@link #attacked} with a given occupancy (the moving king taken off). */
     private boolean attacked(int sq, int by, long occ) {
         final Bitboards b = bbt;
-        final long[] bb = pos.bb;
         for (int c : jumpCodes[by]) {
             if ((bb[c] & b.jumpAttackFrom[c * 64 + sq]) != 0) {
                 return true;
             }
         }
-        long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & pos.colorBB[by];
+        long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & colorBB[by];
         for (; hits != 0; hits &= hits - 1) {
             int h = Long.numberOfTrailingZeros(hits);
             if (t.capturesAlong(board[h], Geometry.OPPOSITE[g.direction(sq, h)], g.distance(sq, h))) {

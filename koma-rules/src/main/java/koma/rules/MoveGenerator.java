@@ -27,6 +27,16 @@ abstract class MoveGenerator {
     /** True when {@code sq} is attacked by a piece of colour {@code by} on the current board. */
     abstract boolean attacked(int sq, int by);
 
+    /** Whether the squares strictly between {@code lo} and {@code hi} (on one rank) are all empty. */
+    boolean emptyBetween(int lo, int hi) {
+        for (int s = lo + 1; s < hi; s++) {
+            if (board[s] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Emits a move that may promote: each promotion choice, and the plain move unless promotion is forced
      * ({@code mustPromote}) or only tactical moves are wanted and the move is quiet.
@@ -78,11 +88,7 @@ abstract class MoveGenerator {
             }
             int kf = p.castleKingFrom[i], kt = p.castleKingTo[i], rf = p.castleRookFrom[i];
             int lo = Math.min(kf, rf), hi = Math.max(kf, rf);
-            boolean clear = true;
-            for (int s = lo + 1; s < hi && clear; s++) {
-                clear = board[s] == 0;
-            }
-            if (!clear) {
+            if (!emptyBetween(lo, hi)) {
                 continue;
             }
             int step = kt > kf ? 1 : -1;

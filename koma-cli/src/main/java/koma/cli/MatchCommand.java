@@ -12,6 +12,7 @@ import koma.protocol.match.Stats;
 import koma.protocol.match.TimeControl;
 import koma.rules.RuleSet;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code koma match}: engine against engine, refereed by Koma's rules core. */
@@ -28,9 +29,8 @@ import picocli.CommandLine.Option;
                 "Example: koma match --variant chess --engine1 './koma uci' --engine2 /usr/games/stockfish "
                         + "--option2 UCI_LimitStrength=true --option2 UCI_Elo=1500 --games 10 --tc 10+0.1 --pgn out.pgn"})
 public final class MatchCommand implements Callable<Integer> {
-    @Option(names = {"-v", "--variant"}, defaultValue = "chess", completionCandidates = Variants.class,
-            description = "Rule set: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
-    String variant;
+    @Mixin
+    VariantOption variant;
 
     @Option(names = "--engine1", required = true, paramLabel = "CMD",
             description = "Command line of engine 1 (split on spaces; run with sh -c when it uses quotes or other "
@@ -125,7 +125,7 @@ public final class MatchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RuleSet rs = Variants.rules(variant);
+        RuleSet rs = variant.rules();
         boolean shogiFamily = rs.promotion.trigger() == RuleSet.PromotionTrigger.TOUCH;
         int given = (tc != null ? 1 : 0) + (byoyomi != null ? 1 : 0) + (movetime != null ? 1 : 0)
                 + (depth != null ? 1 : 0) + (nodes != null ? 1 : 0);

@@ -9,6 +9,7 @@ import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.MoveNotation;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code koma perft}: leaf counts of the legal-move tree, printed as RULES.md 9.4. */
@@ -17,9 +18,8 @@ import picocli.CommandLine.Option;
                 "With --divide, prints one line 'move: count' per legal move, then an empty line and "
                         + "'Nodes searched: N', as Stockfish does. Moves are UCI strings (USI for shogi)."})
 public final class PerftCommand implements Callable<Integer> {
-    @Option(names = {"-v", "--variant"}, defaultValue = "chess",
-            description = "Rule set: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.", completionCandidates = Variants.class)
-    String variant;
+    @Mixin
+    VariantOption variant;
 
     @Option(names = "--fen", description = "Start from this FEN (SFEN for shogi) instead of the start position.")
     String fen;
@@ -35,7 +35,7 @@ public final class PerftCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        RuleSet rs = Variants.rules(variant);
+        RuleSet rs = variant.rules();
         if (depth < 1 || depth > 30) {
             throw new IllegalArgumentException("--depth must be from 1 to 30, got " + depth);
         }

@@ -21,6 +21,7 @@ import koma.rules.notation.MoveNotation;
 import koma.rules.notation.NotationException;
 import koma.rules.notation.San;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,9 +34,8 @@ import picocli.CommandLine.Option;
         description = {"Plays a game against the engine in the terminal. Type moves in the rule set's notation "
                 + "(e2e4, Nf3, d9d10+, P@e5; shogi in USI: 7g7f, P*5e), or: undo, hint, moves, fen, claim, resign, quit."})
 public final class PlayCommand implements Callable<Integer> {
-    @Option(names = {"-v", "--variant"}, defaultValue = "chess", completionCandidates = Variants.class,
-            description = "Rule set: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
-    String variant;
+    @Mixin
+    VariantOption variant;
 
     @Option(names = "--color", defaultValue = "first", description = "Your side: first or second. Default: first.")
     String color;
@@ -53,7 +53,7 @@ public final class PlayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RuleSet rs = Variants.rules(variant);
+        RuleSet rs = variant.rules();
         if (!color.equals("first") && !color.equals("second")) {
             throw new IllegalArgumentException("--color must be first or second, got '" + color + "'");
         }

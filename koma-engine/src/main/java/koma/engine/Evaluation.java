@@ -241,11 +241,11 @@ public final class Evaluation {
         scarcity = weight(pScarcity);
         tempo = weight(pTempo);
         phaseMaterial = Math.max(1, phaseMaterial(Position.start(rs)));
-        psq = new int[(n + 1) * 2 * squares];
+        psq = new int[Position.pieceCodeCount(rs) * squares];
         double[] coef = new double[w.length];
         for (PieceType p : rs.pieces) {
             for (int color = 0; color < 2; color++) {
-                int code = ((p.index() + 1) << 1) | color;
+                int code = Position.pieceCode(color, p.index());
                 for (int sq = 0; sq < squares; sq++) {
                     java.util.Arrays.fill(coef, 0);
                     psqTerms(p.index(), color, sq, 1, coef);
@@ -520,7 +520,7 @@ public final class Evaluation {
         int s = 0;
         for (int i = 0, n = p.pieceCount(c); i < n; i++) {
             int sq = p.pieceSquare(c, i);
-            s += psq[(((p.typeAt(sq) + 1) << 1) | c) * squares + sq];
+            s += psq[p.codeAt(sq) * squares + sq];
         }
         for (int type : handTypes) {
             s += p.handCount(c, type) * handValue[type];

@@ -90,8 +90,8 @@ public final class Search {
             moves[i] = probe.newMoveBuffer();
             scores[i] = new int[moves[i].length];
         }
-        this.history = new int[(rs.pieceCount() + 1) * 2 * squares];
-        this.counterMoves = new int[(rs.pieceCount() + 1) * 2 * squares];
+        this.history = new int[Position.pieceCodeCount(rs) * squares];
+        this.counterMoves = new int[Position.pieceCodeCount(rs) * squares];
         this.handTypes = rs.drops ? probe.handTypes() : new int[0];
         this.perpetualLoses = rs.endRules.repetition().perpetualCheckLoses();
         this.stalemateLoses = rs.endRules.stalemate() == Outcome.LOSS;
@@ -650,7 +650,7 @@ public final class Search {
 
     /** The index of a piece of {@code type} and {@code color} on square {@code to} in the history and counter tables. */
     private int pieceSquareIndex(int type, int color, int to) {
-        return (((type + 1) << 1) | color) * squares + to;
+        return Position.pieceCode(color, type) * squares + to;
     }
 
     /** Late-move pruning: quiet moves beyond this many at a shallow non-PV node are not searched. */

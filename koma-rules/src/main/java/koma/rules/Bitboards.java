@@ -53,10 +53,9 @@ final class Bitboards {
         MoveTables t = rs.tables;
         for (int code = 2; code < t.codes; code++) {
             for (int sq = 0; sq < t.squares; sq++) {
-                int idx = t.genAt[code * t.squares + sq];
                 int lame = 0;
-                for (int j = t.gen[idx++]; j > 0; j--, idx += 2) {
-                    if (t.gen[idx + 1] >= 1 << MoveTables.LEAP_MIDDLE_SHIFT) {
+                for (MoveTables.Leap leap : t.leaps(code, sq)) {
+                    if (leap.middle() >= 0) {
                         lame++;
                     }
                 }
@@ -135,50 +134,34 @@ final class Bitboards {
             PieceType p = rs.piece(MoveTables.type(code));
             promotionChoices[code] = p.promotions().length;
             for (int sq = 0; sq < n; sq++) {
-                int idx = t.genAt[code * n + sq];
-                for (int j = t.gen[idx++]; j > 0; j--, idx += 2) {
-                    int to = t.gen[idx], info = t.gen[idx + 1];
+                int at = (code * 64 + sq) * STRIDE;
+                for (MoveTables.Leap leap : t.leaps(code, sq)) {
+                    int to = leap.to();
                     long bit = 1L << to;
-                    if (info >= 1 << MoveTables.LEAP_MIDDLE_SHIFT) {
-                        piece[(code * 64 + sq) * STRIDE + LAME_TARGET] |= bit;
-                        piece[(code * 64 + sq) * STRIDE + LAME_MIDDLE] |= 1L << ((info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1);
+                    if (leap.middle() >= 0) {
+                        piece[at + LAME_TARGET] |= bit;
+                        piece[at + LAME_MIDDLE] |= 1L << leap.middle();
                     } else {
-                        if ((info & 1) != 0) {
-                            piece[(code * 64 + sq) * STRIDE + LEAP_MOVE] |= bit;
+                        if (leap.moves()) {
+                            piece[at + LEAP_MOVE] |= bit;
                         }
-                        if ((info & 2) != 0) {
-                            piece[(code * 64 + sq) * STRIDE + LEAP_CAPTURE] |= bit;
+                        if (leap.captures()) {
+                            piece[at + LEAP_CAPTURE] |= bit;
                             if (g.direction(sq, to) < 0 || g.distance(sq, to) > 1) {
                                 jumpAttackFrom[code * 64 + to] |= 1L << sq;
                             }
                         }
                     }
-                    if ((info & MoveTables.PROMOTES) != 0) {
-                        piece[(code * 64 + sq) * STRIDE + PROMOTION_ZONE] |= bit;
-                    }
-                    if ((info & MoveTables.MUST_PROMOTE) != 0) {
-                        piece[(code * 64 + sq) * STRIDE + FORCED_ZONE] |= bit;
-                    }
+                    markPromotion(at, bit, leap.promotion());
                 }
-                for (int r = t.gen[idx++]; r > 0; r--) {
-                    int mr = t.gen[idx], cr = t.gen[idx + 1], len = t.gen[idx + 2];
-                    idx += 3;
-                    int d = g.direction(sq, t.gen[idx] & MoveTables.RAY_SQUARE);
-                    slideMove[code * 8 + d] = Math.min(mr, 64);
-                    slideCapture[code * 8 + d] = Math.min(cr, 64);
+                for (MoveTables.Ray r : t.rays(code, sq)) {
+                    int d = g.direction(sq, r.squares()[0]);
+                    slideMove[code * 8 + d] = Math.min(r.moveRange(), 64);
+                    slideCapture[code * 8 + d] = Math.min(r.captureRange(), 64);
                     slides[code] = true;
-                    for (int k = 0; k < len; k++) {
-                        int e = t.gen[idx + k];
-                        long bit = 1L << (e & MoveTables.RAY_SQUARE);
-                        int bits = e >> MoveTables.RAY_FLAG_SHIFT;
-                        if ((bits & MoveTables.PROMOTES) != 0) {
-                            piece[(code * 64 + sq) * STRIDE + PROMOTION_ZONE] |= bit;
-                        }
-                        if ((bits & MoveTables.MUST_PROMOTE) != 0) {
-                            piece[(code * 64 + sq) * STRIDE + FORCED_ZONE] |= bit;
-                        }
+                    for (int k = 0; k < r.squares().length; k++) {
+                        markPromotion(at, 1L << r.squares()[k], r.promotion()[k]);
                     }
-                    idx += len;
                 }
             }
             boolean allUnlimited = true;
@@ -196,6 +179,16 @@ final class Bitboards {
                     }
                 }
             }
+        }
+    }
+
+    /** Records a target's promotion bits ({@link MoveTables#PROMOTES}, {@link MoveTables#MUST_PROMOTE}). */
+    private void markPromotion(int at, long bit, int promotion) {
+        if ((promotion & MoveTables.PROMOTES) != 0) {
+            piece[at + PROMOTION_ZONE] |= bit;
+        }
+        if ((promotion & MoveTables.MUST_PROMOTE) != 0) {
+            piece[at + FORCED_ZONE] |= bit;
         }
     }
 

@@ -101,4 +101,14 @@ public final class Geometry {
     public boolean sameShade(int a, int b) {
         return ((file(a) + rank(a)) & 1) == ((file(b) + rank(b)) & 1);
     }
+
+    /** Engine-coordinate name of a square ("e4", "k11"): the file letter from 'a', the rank number from 1. */
+    public String squareName(int sq) {
+        return fileName(file(sq)) + (rank(sq) + 1);
+    }
+
+    /** The letter of a file ('a' for the first). */
+    public String fileName(int file) {
+        return String.valueOf((char) ('a' + file));
+    }
 }

@@ -5,7 +5,10 @@ import java.util.List;
 
 /**
  * The Betza definitions of a rule set compiled into flat tables, per piece code and square, for move
- * generation and attack detection. Built once when the rule set loads.
+ * generation and attack detection. Built once when the rule set loads. This class is the one place that knows
+ * the layout of the move tables: the generators read them only through {@link #reach} (the walk, on a board)
+ * and the bitboard compiler through {@link #leaps}/{@link #rays} (a decoded view), so a new kind of move
+ * changes {@link #compile} and those three methods.
  *
  * <p>A piece code is {@code ((type + 1) << 1) | color}; 0 is the empty square.
  *
@@ -18,28 +21,42 @@ import java.util.List;
  * longer of the two ranges; each ray square is {@code sq | promotionBits << RAY_FLAG_SHIFT}.
  */
 final class MoveTables {
-    /** Leap info and ray-square flag bits: the move may promote, and it must. */
+    /** Promotion bits (of {@link Leap#promotion}, {@link Ray#promotion}): the move may promote, and it must. */
     static final int PROMOTES = 4, MUST_PROMOTE = 8;
+    /** Leap info bits: the leap may move to an empty square, may capture. */
+    private static final int LEAP_MOVES = 1, LEAP_CAPTURES = 2;
     /** Leap info: {@code (info >> LEAP_MIDDLE_SHIFT) - 1} is the square a lame leap needs empty, or -1. */
-    static final int LEAP_MIDDLE_SHIFT = 4;
+    private static final int LEAP_MIDDLE_SHIFT = 4;
     /** Ray squares carry the promotion bits above the square index. */
-    static final int RAY_FLAG_SHIFT = 6, RAY_SQUARE = 0xFF;
+    private static final int RAY_FLAG_SHIFT = 6, RAY_SQUARE = 0xFF;
+
+    /** {@link #reach} mode: list the empty squares the piece may move to (its moves). */
+    static final int MOVES = LEAP_MOVES;
+    /** {@link #reach} mode: list the empty squares the piece attacks (where it would capture). */
+    static final int ATTACKS = LEAP_CAPTURES;
+    /** {@link #reach} {@code friend} value: no colour is a friend, every occupied square reached is listed. */
+    static final int ANY_COLOR = 2;
+    /** A {@link #reach} entry: the square in the low bits, then whether a move there may promote, and must. */
+    static final int TARGET_SQUARE = RAY_SQUARE, TARGET_PROMOTES = PROMOTES << RAY_FLAG_SHIFT,
+            TARGET_MUST_PROMOTE = MUST_PROMOTE << RAY_FLAG_SHIFT;
 
     final int squares;
     final int codes;
     /** All compiled tables back to back; {@code genAt[code * squares + sq]} is where that table starts. */
-    final int[] gen;
-    final int[] genAt;
+    private final int[] gen;
+    private final int[] genAt;
+    /** The most entries {@link #reach} can write for one piece: the size of its output buffer. */
+    final int maxReach;
     /** attackRange[code * 8 + d]: how far the piece captures along line direction d (0 = not at all). */
-    final int[] attackRange;
+    private final int[] attackRange;
     /** maxAttackRange[color * 8 + d]: the longest such range of any piece of that colour. */
-    final int[] maxAttackRange;
+    private final int[] maxAttackRange;
     /** Distinct capturing jump vectors (absolute dx, dy) of all pieces. */
-    final int jumpCount;
+    private final int jumpCount;
     /** jumpSource[sq * jumpCount + j]: the square from which jump j lands on sq, or -1. */
-    final int[] jumpSource;
+    private final int[] jumpSource;
     /** jumpAttacks[code * jumpCount + j]: whether that piece captures with jump j. */
-    final boolean[] jumpAttacks;
+    private final boolean[] jumpAttacks;
     /** forced[code * squares + sq]: the piece must promote on arriving there, and may not be dropped there. */
     final boolean[] forced;
     /** zone[color * squares + sq]: the square is in that side's promotion zone. */
@@ -63,7 +80,7 @@ final class MoveTables {
         Geometry g = rs.geometry;
         squares = g.squares;
         int types = rs.pieceCount();
-        codes = (types + 1) * 2;
+        codes = Position.pieceCodeCount(rs);
         int[][] tables = new int[codes * squares][];
         attackRange = new int[codes * 8];
         maxAttackRange = new int[16];
@@ -118,6 +135,11 @@ final class MoveTables {
                 at += tables[i].length;
             }
         }
+        int most = 0;
+        for (int i = 0; i < genAt.length; i++) {
+            most = Math.max(most, reachBound(genAt[i]));
+        }
+        maxReach = most;
         enPassant = ep;
         jumpCount = jumpVectors.size();
         jumpSource = new int[squares * Math.max(1, jumpCount)];
@@ -139,6 +161,149 @@ final class MoveTables {
                 }
             }
         }
+    }
+
+    /** How many entries the table starting at {@code idx} can give {@link #reach}: its leaps and ray squares. */
+    private int reachBound(int idx) {
+        int n = gen[idx];
+        idx += 1 + 2 * n;
+        for (int r = gen[idx++]; r > 0; r--) {
+            n += gen[idx + 2];
+            idx += 3 + gen[idx + 2];
+        }
+        return n;
+    }
+
+    /**
+     * The walk of the tables on a board, shared by every generator and attack test: writes into {@code out} (at
+     * least {@link #maxReach} long) the squares the piece {@code code} standing on {@code from} reaches, and
+     * returns how many. An empty square is listed when the piece may move there ({@link #MOVES}) or would capture
+     * there ({@link #ATTACKS}), as {@code mode} says; an occupied square when the piece may capture there and the
+     * occupant is not of colour {@code friend} ({@link #ANY_COLOR}: listed whatever its colour). A slide stops at
+     * the first occupied square; a lame leap needs its middle square empty. Entries are {@link #TARGET_SQUARE}
+     * with {@link #TARGET_PROMOTES} and {@link #TARGET_MUST_PROMOTE}, leaps first, in table order.
+     * Allocation-free: the generators' hot loop.
+     */
+    int reach(int[] board, int code, int from, int friend, int mode, int[] out) {
+        final int[] tb = gen;
+        int idx = genAt[code * squares + from];
+        int n = 0;
+        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
+            int to = tb[idx], info = tb[idx + 1];
+            int c = board[to];
+            if (c == 0 ? (info & mode) == 0 : (c & 1) == friend || (info & LEAP_CAPTURES) == 0) {
+                continue;
+            }
+            if (info >= 1 << LEAP_MIDDLE_SHIFT && board[(info >> LEAP_MIDDLE_SHIFT) - 1] != 0) {
+                continue;
+            }
+            out[n++] = to | (info & (PROMOTES | MUST_PROMOTE)) << RAY_FLAG_SHIFT;
+        }
+        for (int r = tb[idx++]; r > 0; r--) {
+            int emptyRange = mode == MOVES ? tb[idx] : tb[idx + 1], captureRange = tb[idx + 1], len = tb[idx + 2];
+            idx += 3;
+            for (int k = 0; k < len; k++) {
+                int e = tb[idx + k];
+                int c = board[e & RAY_SQUARE];
+                if (c == 0) {
+                    if (k < emptyRange) {
+                        out[n++] = e;
+                    }
+                } else {
+                    if ((c & 1) != friend && k < captureRange) {
+                        out[n++] = e;
+                    }
+                    break;
+                }
+            }
+            idx += len;
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ attack tables (attack detection)
+
+    /** How far any piece of colour {@code color} captures along line direction {@code d} (0: none does). */
+    int lineReach(int color, int d) {
+        return maxAttackRange[color * 8 + d];
+    }
+
+    /** Whether the piece {@code code} captures along line direction {@code d} at {@code distance} squares. */
+    boolean capturesAlong(int code, int d, int distance) {
+        return attackRange[code * 8 + d] >= distance;
+    }
+
+    /** Whether a piece of colour {@code by} on {@code board} captures on {@code sq} by a jump. */
+    boolean jumpAttacked(int[] board, int sq, int by) {
+        final int jc = jumpCount;
+        for (int j = 0; j < jc; j++) {
+            int s = jumpSource[sq * jc + j];
+            if (s >= 0) {
+                int c = board[s];
+                if (c != 0 && (c & 1) == by && jumpAttacks[c * jc + j]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Writes into {@code out} from index {@code n} the squares of the pieces of colour {@code by} that capture on
+     * {@code sq} by a jump, and returns the new count.
+     */
+    int jumpAttackers(int[] board, int sq, int by, int[] out, int n) {
+        final int jc = jumpCount;
+        for (int j = 0; j < jc; j++) {
+            int s = jumpSource[sq * jc + j];
+            if (s >= 0) {
+                int c = board[s];
+                if (c != 0 && (c & 1) == by && jumpAttacks[c * jc + j]) {
+                    out[n++] = s;
+                }
+            }
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ decoded view (compiling other tables)
+
+    /** One leap of a table, decoded: its target, its modes, the square a lame leap needs empty (or -1), promotion bits. */
+    record Leap(int to, boolean moves, boolean captures, int middle, int promotion) {
+    }
+
+    /** One ray of a table, decoded: its move and capture ranges, and its squares with their promotion bits. */
+    record Ray(int moveRange, int captureRange, int[] squares, int[] promotion) {
+    }
+
+    /** The leaps of the piece {@code code} on {@code sq} (for compiling other tables from these; allocates). */
+    List<Leap> leaps(int code, int sq) {
+        int idx = genAt[code * squares + sq];
+        List<Leap> out = new ArrayList<>();
+        for (int j = gen[idx++]; j > 0; j--, idx += 2) {
+            int info = gen[idx + 1];
+            out.add(new Leap(gen[idx], (info & LEAP_MOVES) != 0, (info & LEAP_CAPTURES) != 0,
+                    (info >> LEAP_MIDDLE_SHIFT) - 1, info & (PROMOTES | MUST_PROMOTE)));
+        }
+        return out;
+    }
+
+    /** The rays (slides of two or more squares) of the piece {@code code} on {@code sq} (allocates). */
+    List<Ray> rays(int code, int sq) {
+        int idx = genAt[code * squares + sq];
+        idx += 1 + 2 * gen[idx];
+        List<Ray> out = new ArrayList<>();
+        for (int r = gen[idx++]; r > 0; r--) {
+            int len = gen[idx + 2];
+            int[] squares = new int[len], promotion = new int[len];
+            for (int k = 0; k < len; k++) {
+                squares[k] = gen[idx + 3 + k] & RAY_SQUARE;
+                promotion[k] = gen[idx + 3 + k] >> RAY_FLAG_SHIFT;
+            }
+            out.add(new Ray(gen[idx], gen[idx + 1], squares, promotion));
+            idx += 3 + len;
+        }
+        return out;
     }
 
     private static int indexOf(List<int[]> vs, int dx, int dy) {
@@ -232,7 +397,7 @@ final class MoveTables {
                 if (m.lame()) {
                     mid = g.square(g.file(sq) + dx / 2, g.rank(sq) + dy / 2);
                 }
-                addLeap(jumps, g.square(f, r), (m.canMove() ? 1 : 0) | (m.canCapture() ? 2 : 0), mid);
+                addLeap(jumps, g.square(f, r), (m.canMove() ? LEAP_MOVES : 0) | (m.canCapture() ? LEAP_CAPTURES : 0), mid);
             } else {
                 int d = Geometry.directionOf(dx, dy);
                 if (m.canMove()) {
@@ -248,7 +413,7 @@ final class MoveTables {
             int reach = Math.max(moveRange[d], captureRange[d]);
             int[] ray = g.ray(sq, d);
             if (reach == 1 && ray.length > 0) {
-                addLeap(jumps, ray[0], (moveRange[d] >= 1 ? 1 : 0) | (captureRange[d] >= 1 ? 2 : 0), -1);
+                addLeap(jumps, ray[0], (moveRange[d] >= 1 ? LEAP_MOVES : 0) | (captureRange[d] >= 1 ? LEAP_CAPTURES : 0), -1);
             }
         }
         List<Integer> out = new ArrayList<>();

@@ -1,43 +1,42 @@
 package koma.rules;
 
-import koma.rules.notation.Fen;
-
 /**
  * A mutable game position of any rule set: board, hands, side to move, castling rights, en-passant square,
  * move clocks and an incrementally updated Zobrist key. {@link #doMove}/{@link #undoMove} allocate nothing;
- * {@link #legalMoves} writes into a caller's {@code int[]} buffer (see {@link Move} for the encoding).
+ * {@link #legalMoves} writes into a caller's {@code int[]} buffer (see {@link Move} for the encoding), through
+ * the position's generators ({@link TableWalkGenerator}, and {@link BitboardGenerator} where the rule set has
+ * {@link Bitboards}), which read its state directly.
  *
  * <p>Colour 0 is the first player (White in chess, Black/sente in shogi), who moves toward higher ranks.
  */
 public final class Position {
     /** Castling-right bits: first player king side, queen side; second player king side, queen side. */
     public static final int WHITE_OO = 1, WHITE_OOO = 2, BLACK_OO = 4, BLACK_OOO = 8;
-    private static final int MAX_LEVELS = 4;
     private static final int MAX_HAND = 64;
 
     final RuleSet rs;
     final MoveTables t;
     final Geometry g;
     private final int squares;
-    private final int types;
+    final int types;
 
+    /** {@code board[sq]}: the piece code on the square (see {@link MoveTables}), 0 when empty. */
     final int[] board;
-    /** Bitboards per piece code and per colour, kept only when the rule set has {@link Bitboards}. */
-    private final Bitboards bbt;
-    private final long[] bb;
-    private final long[] colorBB = new long[2];
-    private final long[] pinLine = new long[64];
-    /** Codes of each colour that attack by jumps (bitboard attack detection). */
-    private final int[][] jumpCodes = new int[2][];
-    private final int[] smallBuf = new int[16];
-    private final int[] hand;
-    private final int[][] plist = new int[2][];
-    private final int[] pcount = new int[2];
+    /** Whether {@link #bb} and {@link #colorBB} are kept up to date: when the rule set has {@link Bitboards}. */
+    private final boolean keepsBitboards;
+    /** Bitboards per piece code and per colour. */
+    final long[] bb;
+    final long[] colorBB = new long[2];
+    /** {@code hand[color * types + type]}: pieces in hand. */
+    final int[] hand;
+    /** Piece lists: the squares of each colour's pieces, {@code pcount[color]} of them; {@code pindex[sq]} a square's place. */
+    final int[][] plist = new int[2][];
+    final int[] pcount = new int[2];
     private final int[] pindex;
-    private final int[] kingSq = {-1, -1};
-    private int side;
-    private int castling;
-    private int ep = -1;
+    final int[] kingSq = {-1, -1};
+    int side;
+    int castling;
+    int ep = -1;
     private int halfmove;
     private int gamePly;
     private long key;
@@ -48,30 +47,29 @@ public final class Position {
             uEp = new int[256], uHalfmove = new int[256];
     private long[] uKey = new long[256];
 
-    // move-generation scratch, one set per nesting level (the pawn-drop-mate test generates inside generation)
-    private int level;
-    private final int[][] pinDir = new int[MAX_LEVELS][];
-    private final int[][] evasion = new int[MAX_LEVELS][];
-    private final int[][] scratch = new int[MAX_LEVELS][];
-    private final int[][] emptyBuf = new int[MAX_LEVELS][];
-    private final int[][] checkMark = new int[MAX_LEVELS][];
-    private int stamp;
-    private final int[] checkerBuf = new int[8];
-    private int lastCheckers;
+    /** The generators: the table walk always (attacks, mobility, and the cross-check), bitboards when the rule set has them. */
+    private final TableWalkGenerator walk;
+    private final BitboardGenerator bits;
+    /** Checkers found by the last generation (0, 1 or 2+). */
+    int lastCheckers;
     /** While true the generators emit only captures and promotions ({@link #tacticalMoves}). */
-    private boolean tactical;
+    boolean tactical;
+    /** The buffer of {@link #hasLegalMove}. */
+    private int[] anyMoveBuf;
 
     // castling geometry (standard chess castling)
     private final int[] castleMask;
-    private final int[] castleKingFrom = new int[4], castleKingTo = new int[4], castleRookFrom = new int[4],
-            castleRookTo = new int[4];
+    final int[] castleKingFrom = new int[4], castleKingTo = new int[4], castleRookFrom = new int[4];
+    private final int[] castleRookTo = new int[4];
 
     // rule-set derived lookups
-    private final PieceType[] pieceTypes;
-    private final int[] fileOf;
-    private final int[][] promotions;
-    private final int[] droppable;
-    private final int epPawnType;
+    final PieceType[] pieceTypes;
+    final int[] fileOf;
+    /** promotions[type]: the types it may promote to. */
+    final int[][] promotions;
+    /** The types that can be dropped, strongest first. */
+    final int[] droppable;
+    final int epPawnType;
     private final int maxMoves;
 
     private Position(RuleSet rs) {
@@ -81,35 +79,12 @@ public final class Position {
         this.squares = g.squares;
         this.types = rs.pieceCount();
         this.board = new int[squares];
-        this.bbt = rs.bitboards;
-        this.bb = new long[(types + 1) * 2];
-        for (int c = 0; c < 2; c++) {
-            int[] list = new int[types];
-            int k = 0;
-            for (int ty = 0; ty < types; ty++) {
-                int code = MoveTables.code(c, ty);
-                if (bbt != null) {
-                    long any = 0;
-                    for (int sq = 0; sq < squares; sq++) {
-                        any |= bbt.jumpAttackFrom[code * 64 + sq];
-                    }
-                    if (any != 0) {
-                        list[k++] = code;
-                    }
-                }
-            }
-            jumpCodes[c] = java.util.Arrays.copyOf(list, k);
-        }
+        this.keepsBitboards = rs.bitboards != null;
+        this.bb = new long[pieceCodeCount(rs)];
         this.hand = new int[2 * types];
         this.pindex = new int[squares];
         this.plist[0] = new int[squares];
         this.plist[1] = new int[squares];
-        for (int l = 0; l < MAX_LEVELS; l++) {
-            pinDir[l] = new int[squares * 2];
-            evasion[l] = new int[squares];
-            emptyBuf[l] = new int[squares];
-            checkMark[l] = new int[squares];
-        }
         this.castleMask = new int[squares];
         java.util.Arrays.fill(castleMask, 15);
         this.pieceTypes = rs.pieces.toArray(new PieceType[0]);
@@ -137,6 +112,8 @@ public final class Position {
         }
         this.epPawnType = epType;
         this.maxMoves = 1024 + nd * squares;
+        this.walk = new TableWalkGenerator(this);
+        this.bits = rs.bitboards != null ? new BitboardGenerator(this, rs.bitboards) : null;
     }
 
     // ------------------------------------------------------------------ construction
@@ -146,9 +123,9 @@ public final class Position {
         return fromFen(rs, rs.startFen);
     }
 
-    /** Parses FEN or SFEN (whichever the string is); see {@link Fen}. */
+    /** Parses FEN or SFEN (whichever the string is); see {@link FenCodec}. */
     public static Position fromFen(RuleSet rs, String fen) {
-        return Fen.parse(rs, fen);
+        return FenCodec.parse(rs, fen);
     }
 
     /** An empty board of the rule set, for building positions square by square. Call {@link #validate} after. */
@@ -156,7 +133,6 @@ public final class Position {
         return new Position(rs);
     }
 
-    /** A deep copy with an empty undo history. */
     /**
      * A copy that also keeps the plies played on this object (its undo stack), so that a search on the copy sees
      * the game's earlier positions for repetition ({@link #keyBack}) and may undo past its root.
@@ -183,6 +159,7 @@ public final class Position {
         return p;
     }
 
+    /** A deep copy with an empty undo history. */
     public Position copy() {
         Position p = new Position(rs);
         System.arraycopy(board, 0, p.board, 0, squares);
@@ -285,7 +262,7 @@ public final class Position {
             int code = board[sq];
             if (code != 0 && t.forced[code * squares + sq]) {
                 throw new IllegalArgumentException("unpromoted " + rs.piece(MoveTables.type(code)).name() + " on "
-                        + Fen.squareName(g, sq) + ", a square it could never leave");
+                        + g.squareName(sq) + ", a square it could never leave");
             }
         }
         for (int c = 0; c < 2; c++) {
@@ -300,7 +277,7 @@ public final class Position {
                         int bit = 1 << g.file(sq);
                         if ((seen & bit) != 0) {
                             throw new IllegalArgumentException("two unpromoted " + p.name() + "s of one player on file "
-                                    + Fen.fileName(g, g.file(sq)));
+                                    + g.fileName(g.file(sq)));
                         }
                         seen |= bit;
                     }
@@ -312,7 +289,7 @@ public final class Position {
             int behind = g.square(g.file(ep), g.rank(ep) + (side == 0 ? -1 : 1));
             if (epPawnType < 0 || g.relativeRank(side, ep) != g.ranks - 3
                     || board[behind] != MoveTables.code(side ^ 1, epPawnType) || board[ep] != 0) {
-                throw new IllegalArgumentException("en-passant square " + Fen.squareName(g, ep)
+                throw new IllegalArgumentException("en-passant square " + g.squareName(ep)
                         + " does not follow a double pawn step");
             }
             if (!epCapturePossible(behind, side)) {
@@ -351,8 +328,8 @@ public final class Position {
                 if ((castling & right) != 0 && (kingSq[c] != ksq
                         || board[rookSq] != MoveTables.code(c, rook))) {
                     throw new IllegalArgumentException("castling right '" + "KQkq".charAt(i)
-                            + "' needs the king on " + Fen.squareName(g, ksq) + " and a rook on "
-                            + Fen.squareName(g, rookSq));
+                            + "' needs the king on " + g.squareName(ksq) + " and a rook on "
+                            + g.squareName(rookSq));
                 }
             }
         }
@@ -429,6 +406,24 @@ public final class Position {
         return board[sq] == 0 ? -1 : MoveTables.type(board[sq]);
     }
 
+    /**
+     * The piece code of a piece of {@code type} and {@code color}: the one definition ({@link MoveTables#code}),
+     * from 2 up, 0 being an empty square. For tables indexed by piece, such as the engine's.
+     */
+    public static int pieceCode(int color, int type) {
+        return MoveTables.code(color, type);
+    }
+
+    /** How many piece codes the rule set has: codes run from 0 (empty) up to this, exclusive. */
+    public static int pieceCodeCount(RuleSet rs) {
+        return (rs.pieceCount() + 1) * 2;
+    }
+
+    /** The piece code on {@code sq} ({@link #pieceCode}), 0 when the square is empty. */
+    public int codeAt(int sq) {
+        return board[sq];
+    }
+
     public int handCount(int color, int type) {
         return hand[color * types + type];
     }
@@ -462,7 +457,7 @@ public final class Position {
         if (k < 0) {
             return false;
         }
-        return bbt != null ? attackedBitboard(k, side ^ 1, colorBB[0] | colorBB[1]) : attacked(k, side ^ 1);
+        return bits != null ? bits.attacked(k, side ^ 1) : walk.attacked(k, side ^ 1);
     }
 
     // ------------------------------------------------------------------ board edits
@@ -470,7 +465,7 @@ public final class Position {
     private void addPiece(int sq, int code) {
         int c = MoveTables.color(code);
         board[sq] = code;
-        if (bbt != null) {
+        if (keepsBitboards) {
             bb[code] |= 1L << sq;
             colorBB[c] |= 1L << sq;
         }
@@ -483,7 +478,7 @@ public final class Position {
 
     private void removePiece(int sq) {
         int c = MoveTables.color(board[sq]);
-        if (bbt != null) {
+        if (keepsBitboards) {
             bb[board[sq]] &= ~(1L << sq);
             colorBB[c] &= ~(1L << sq);
         }
@@ -498,7 +493,7 @@ public final class Position {
         int code = board[from];
         board[to] = code;
         board[from] = 0;
-        if (bbt != null) {
+        if (keepsBitboards) {
             long fromTo = 1L << from | 1L << to;
             bb[code] ^= fromTo;
             colorBB[code & 1] ^= fromTo;
@@ -513,7 +508,7 @@ public final class Position {
 
     /** Changes the piece on an occupied square to another of the same colour (promotion and its undo). */
     private void setCode(int sq, int code) {
-        if (bbt != null) {
+        if (keepsBitboards) {
             bb[board[sq]] &= ~(1L << sq);
             bb[code] |= 1L << sq;
         }
@@ -703,41 +698,11 @@ public final class Position {
         return (f > 0 && board[to - 1] == pawn) || (f < g.files - 1 && board[to + 1] == pawn);
     }
 
-    // ------------------------------------------------------------------ attacks
+    // ------------------------------------------------------------------ attacks and moves (the generators)
 
     /** True when {@code sq} is attacked by a piece of colour {@code by}. */
     public boolean attacked(int sq, int by) {
-        final int[] board = this.board;
-        final int[] range = t.attackRange;
-        for (int d = 0; d < 8; d++) {
-            int od = Geometry.OPPOSITE[d];
-            int max = t.maxAttackRange[by * 8 + od];
-            if (max == 0) {
-                continue;
-            }
-            int[] ray = g.ray(sq, d);
-            int lim = Math.min(ray.length, max);
-            for (int k = 0; k < lim; k++) {
-                int c = board[ray[k]];
-                if (c != 0) {
-                    if ((c & 1) == by && range[c * 8 + od] > k) {
-                        return true;
-                    }
-                    break;
-                }
-            }
-        }
-        int jc = t.jumpCount;
-        for (int j = 0; j < jc; j++) {
-            int s = t.jumpSource[sq * jc + j];
-            if (s >= 0) {
-                int c = board[s];
-                if (c != 0 && (c & 1) == by && t.jumpAttacks[c * jc + j]) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return walk.attacked(sq, by);
     }
 
     /**
@@ -745,41 +710,7 @@ public final class Position {
      * current board, ignoring pins, checks and promotion choices. For evaluation; allocation-free.
      */
     public int mobility(int sq) {
-        final int[] board = this.board;
-        final int[] tb = t.gen;
-        int code = board[sq];
-        int us = code & 1;
-        int idx = t.genAt[code * squares + sq];
-        int count = 0;
-        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
-            int to = tb[idx], info = tb[idx + 1];
-            if (info >= 1 << MoveTables.LEAP_MIDDLE_SHIFT && board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] != 0) {
-                continue;
-            }
-            int c = board[to];
-            if (c == 0 ? (info & 1) != 0 : (c & 1) != us && (info & 2) != 0) {
-                count++;
-            }
-        }
-        for (int r = tb[idx++]; r > 0; r--) {
-            int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
-            idx += 3;
-            for (int k = 0; k < len; k++) {
-                int c = board[tb[idx + k] & MoveTables.RAY_SQUARE];
-                if (c == 0) {
-                    if (k < mr) {
-                        count++;
-                    }
-                } else {
-                    if ((c & 1) != us && k < cr) {
-                        count++;
-                    }
-                    break;
-                }
-            }
-            idx += len;
-        }
-        return count;
+        return walk.mobility(sq);
     }
 
     /** The squares of the pieces of colour {@code by} that attack {@code sq} (API use; not for hot loops). */
@@ -787,43 +718,12 @@ public final class Position {
         java.util.List<Integer> out = new java.util.ArrayList<>();
         for (int i = 0; i < pcount[by]; i++) {
             int from = plist[by][i];
-            if (attacksFrom(board[from], from, sq)) {
+            if (walk.attacksFrom(board[from], from, sq)) {
                 out.add(from);
             }
         }
         return out;
     }
-
-    /** Whether the piece {@code code} standing on {@code from} attacks {@code target} on the current board. */
-    private boolean attacksFrom(int code, int from, int target) {
-        final int[] tb = t.gen;
-        int idx = t.genAt[code * squares + from];
-        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
-            if (tb[idx] == target && (tb[idx + 1] & 2) != 0) {
-                return true;
-            }
-        }
-        for (int r = tb[idx++]; r > 0; r--) {
-            int cr = tb[idx + 1], len = tb[idx + 2];
-            idx += 3;
-            for (int k = 0; k < len; k++) {
-                int s = tb[idx + k] & MoveTables.RAY_SQUARE;
-                if (s == target) {
-                    if (k < cr) {
-                        return true;
-                    }
-                    break;
-                }
-                if (board[s] != 0) {
-                    break;
-                }
-            }
-            idx += len;
-        }
-        return false;
-    }
-
-    // ------------------------------------------------------------------ legal move generation
 
     /**
      * Writes every legal move into {@code moves} (at least {@link #newMoveBuffer()} long) and returns how many.
@@ -831,7 +731,7 @@ public final class Position {
      * and the drop-mate ban.
      */
     public int legalMoves(int[] moves) {
-        return bbt != null ? generateBitboard(moves) : generateByTables(moves);
+        return bits != null ? bits.generate(moves) : walk.generate(moves);
     }
 
     /**
@@ -849,571 +749,17 @@ public final class Position {
 
     /** Whether this position generates with bitboards (boards of at most 64 squares without drops). */
     boolean usesBitboards() {
-        return bbt != null;
+        return bits != null;
     }
 
-    /** The table-walk generator, for every rule set (and a cross-check of the bitboard one in tests). */
+    /** The table-walk generator's moves, for every rule set (a cross-check of the bitboard one in tests). */
     int generateByTables(int[] moves) {
-        final int us = side, them = us ^ 1;
-        final int[] board = this.board;
-        final int lv = level;
-        final int[] pins = pinDir[lv];
-        final int[] ev = evasion[lv];
-        final int[] tb = t.gen;
-        final int st = ++stamp;
-        final int ksq = kingSq[us];
-        int nCheckers = 0;
-        if (ksq >= 0) {
-            nCheckers = scanKing(ksq, us, them, pins, ev, st);
-        }
-        int n = 0;
-        final int[] list = plist[us];
-        final int count = pcount[us];
-        for (int i = 0; i < count; i++) {
-            int from = list[i];
-            int code = board[from];
-            if (from == ksq) {
-                n = kingMoves(moves, n, from, code, them);
-                continue;
-            }
-            if (nCheckers >= 2) {
-                continue;
-            }
-            int pin = pins[from * 2] == st ? pins[from * 2 + 1] : -1;
-            boolean restricted = pin >= 0 || nCheckers == 1;
-            int idx = t.genAt[code * squares + from];
-            for (int j = tb[idx++]; j > 0; j--, idx += 2) {
-                int to = tb[idx], info = tb[idx + 1];
-                int c = board[to];
-                if (c == 0) {
-                    if ((info & 1) == 0 || (info >= 1 << MoveTables.LEAP_MIDDLE_SHIFT
-                            && board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] != 0)
-                            || (tactical && (info & MoveTables.PROMOTES) == 0)) {
-                        continue;
-                    }
-                } else if ((c & 1) == us || (info & 2) == 0) {
-                    continue;
-                }
-                if (!restricted || allowed(to, pin, ksq, nCheckers, ev, st)) {
-                    if ((info & MoveTables.PROMOTES) == 0) {
-                        moves[n++] = Move.normal(from, to);
-                    } else {
-                        n = addPromotions(moves, n, from, to, code, info);
-                    }
-                }
-            }
-            for (int r = tb[idx++]; r > 0; r--) {
-                int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
-                idx += 3;
-                for (int k = 0; k < len; k++) {
-                    int e = tb[idx + k];
-                    int to = e & MoveTables.RAY_SQUARE;
-                    int c = board[to];
-                    if (c == 0) {
-                        if (k >= mr || (tactical && e == to)) {
-                            continue;
-                        }
-                    } else if ((c & 1) == us || k >= cr) {
-                        break;
-                    }
-                    if (!restricted || allowed(to, pin, ksq, nCheckers, ev, st)) {
-                        if (e == to) {
-                            moves[n++] = Move.normal(from, to);
-                        } else {
-                            n = addPromotions(moves, n, from, to, code, e >> MoveTables.RAY_FLAG_SHIFT);
-                        }
-                    }
-                    if (c != 0) {
-                        break;
-                    }
-                }
-                idx += len;
-            }
-        }
-        if (ep >= 0 && nCheckers < 2) {
-            n = enPassantMoves(moves, n, us);
-        }
-        if (rs.castling && nCheckers == 0 && castling != 0 && !tactical) {
-            n = castlingMoves(moves, n, us, them);
-        }
-        if (rs.drops && nCheckers < 2 && !tactical) {
-            n = drops(moves, n, us, them, nCheckers, ev, st);
-        }
-        return n;
-    }
-
-    private boolean allowed(int to, int pin, int ksq, int nCheckers, int[] ev, int st) {
-        // a pinned piece stays on the line between its king and the pinner (a jumper could leap past the pinner)
-        if (pin >= 0 && (g.direction(ksq, to) != (pin & 15) || g.distance(ksq, to) > pin >> 4)) {
-            return false;
-        }
-        return nCheckers == 0 || ev[to] == st;
-    }
-
-    /**
-     * Finds the checkers of the king on {@code ksq} and the pieces pinned to it. Returns the number of checkers;
-     * with one checker, marks in {@code ev} the squares that answer it (its square, and the squares between
-     * when it attacks by a slide). Pinned pieces get in {@code pins} their pin direction and, above bit 4, the pinner's distance.
-     */
-    private int scanKing(int ksq, int us, int them, int[] pins, int[] ev, int st) {
-        final int[] board = this.board;
-        final int[] range = t.attackRange;
-        int n = 0;
-        int blockDir = -1, blockLen = 0;
-        for (int d = 0; d < 8; d++) {
-            int od = Geometry.OPPOSITE[d];
-            int max = t.maxAttackRange[them * 8 + od];
-            if (max == 0) {
-                continue;
-            }
-            int[] ray = g.ray(ksq, d);
-            int lim = Math.min(ray.length, max);
-            int own = -1;
-            for (int k = 0; k < lim; k++) {
-                int c = board[ray[k]];
-                if (c == 0) {
-                    continue;
-                }
-                if ((c & 1) == us) {
-                    if (own >= 0) {
-                        break;
-                    }
-                    own = ray[k];
-                    continue;
-                }
-                if (range[c * 8 + od] > k) {
-                    if (own >= 0) {
-                        pins[own * 2] = st;
-                        pins[own * 2 + 1] = d | (k + 1) << 4;
-                    } else {
-                        checkerBuf[n++] = ray[k];
-                        blockDir = d;
-                        blockLen = k;
-                    }
-                }
-                break;
-            }
-        }
-        int jc = t.jumpCount;
-        boolean jumpChecker = false;
-        for (int j = 0; j < jc; j++) {
-            int s = t.jumpSource[ksq * jc + j];
-            if (s >= 0) {
-                int c = board[s];
-                if (c != 0 && (c & 1) == them && t.jumpAttacks[c * jc + j]) {
-                    boolean dup = false;
-                    for (int i = 0; i < n; i++) {
-                        dup |= checkerBuf[i] == s;
-                    }
-                    jumpChecker = true;
-                    if (!dup) {
-                        checkerBuf[n++] = s;
-                    } else {
-                        blockDir = -1;
-                    }
-                }
-            }
-        }
-        lastCheckers = n;
-        if (n == 1) {
-            ev[checkerBuf[0]] = st;
-            if (!jumpChecker && blockDir >= 0) {
-                int[] ray = g.ray(ksq, blockDir);
-                for (int k = 0; k < blockLen; k++) {
-                    ev[ray[k]] = st;
-                }
-            }
-        }
-        return n;
-    }
-
-    private int kingMoves(int[] moves, int n, int from, int code, int them) {
-        final int[] board = this.board;
-        board[from] = 0;
-        final int[] tb = t.gen;
-        int idx = t.genAt[code * squares + from];
-        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
-            int to = tb[idx], info = tb[idx + 1];
-            int c = board[to];
-            boolean ok = c == 0 ? !tactical && (info & 1) != 0 && (info < 1 << MoveTables.LEAP_MIDDLE_SHIFT
-                    || board[(info >> MoveTables.LEAP_MIDDLE_SHIFT) - 1] == 0)
-                    : (c & 1) == them && (info & 2) != 0;
-            if (ok && !attacked(to, them)) {
-                moves[n++] = Move.normal(from, to);
-            }
-        }
-        for (int r = tb[idx++]; r > 0; r--) {
-            int mr = tb[idx], cr = tb[idx + 1], len = tb[idx + 2];
-            idx += 3;
-            for (int k = 0; k < len; k++) {
-                int to = tb[idx + k] & MoveTables.RAY_SQUARE;
-                int c = board[to];
-                if (c == 0) {
-                    if (k < mr && !tactical && !attacked(to, them)) {
-                        moves[n++] = Move.normal(from, to);
-                    }
-                } else {
-                    if ((c & 1) == them && k < cr && !attacked(to, them)) {
-                        moves[n++] = Move.normal(from, to);
-                    }
-                    break;
-                }
-            }
-            idx += len;
-        }
-        board[from] = code;
-        return n;
-    }
-
-    /** Emits a move that may promote: each promotion choice, and the plain move unless promotion is forced. */
-    private int addPromotions(int[] moves, int n, int from, int to, int code, int bits) {
-        for (int p : promotions[(code >> 1) - 1]) {
-            moves[n++] = Move.promotion(from, to, p);
-        }
-        if ((bits & MoveTables.MUST_PROMOTE) == 0 && !(tactical && board[to] == 0)) {
-            moves[n++] = Move.normal(from, to);
-        }
-        return n;
-    }
-
-    private int enPassantMoves(int[] moves, int n, int us) {
-        int pawn = MoveTables.code(us, epPawnType);
-        int fromRank = g.rank(ep) + (us == 0 ? -1 : 1);
-        int f = g.file(ep);
-        for (int df = -1; df <= 1; df += 2) {
-            int ff = f + df;
-            if (ff < 0 || ff >= g.files) {
-                continue;
-            }
-            int from = g.square(ff, fromRank);
-            if (board[from] != pawn) {
-                continue;
-            }
-            int move = Move.enPassant(from, ep);
-            doMove(move);
-            boolean legal = kingSq[us] < 0 || !attacked(kingSq[us], us ^ 1);
-            undoMove();
-            if (legal) {
-                moves[n++] = move;
-            }
-        }
-        return n;
-    }
-
-    private int castlingMoves(int[] moves, int n, int us, int them) {
-        for (int wing = 0; wing < 2; wing++) {
-            int i = us * 2 + wing;
-            if ((castling & (1 << i)) == 0) {
-                continue;
-            }
-            int kf = castleKingFrom[i], kt = castleKingTo[i], rf = castleRookFrom[i];
-            int lo = Math.min(kf, rf), hi = Math.max(kf, rf);
-            boolean clear = true;
-            if (bbt != null) {
-                long between = (1L << hi) - (2L << lo);
-                clear = ((colorBB[0] | colorBB[1]) & between) == 0;
-            } else {
-                for (int s = lo + 1; s < hi && clear; s++) {
-                    clear = board[s] == 0;
-                }
-            }
-            if (!clear) {
-                continue;
-            }
-            int step = kt > kf ? 1 : -1;
-            boolean safe = true;
-            long occ = colorBB[0] | colorBB[1];
-            for (int s = kf + step; safe; s += step) {
-                safe = bbt != null ? !attackedBitboard(s, them, occ) : !attacked(s, them);
-                if (s == kt) {
-                    break;
-                }
-            }
-            if (safe) {
-                moves[n++] = Move.castling(kf, kt);
-            }
-        }
-        return n;
-    }
-
-    private int drops(int[] moves, int n, int us, int them, int nCheckers, int[] ev, int st) {
-        final int[] board = this.board;
-        final int[] empty = emptyBuf[level];
-        int ne = 0;
-        for (int sq = 0; sq < squares; sq++) {
-            if (board[sq] == 0 && (nCheckers == 0 || ev[sq] == st)) {
-                empty[ne++] = sq;
-            }
-        }
-        if (ne == 0) {
-            return n;
-        }
-        final int theirKing = kingSq[them];
-        final int[] mark = checkMark[level];
-        for (int type : droppable) {
-            if (hand[us * types + type] == 0) {
-                continue;
-            }
-            PieceType p = pieceTypes[type];
-            int code = MoveTables.code(us, type);
-            int fileMask = 0;
-            if (p.dropOneFile()) {
-                for (int i = 0; i < pcount[us]; i++) {
-                    int s = plist[us][i];
-                    if (board[s] == code) {
-                        fileMask |= 1 << fileOf[s];
-                    }
-                }
-            }
-            // squares from which the dropped piece would check: where the same piece of the other colour
-            // standing on the king's square reaches (colours are 180-degree images of each other)
-            int checkSt = 0;
-            if (p.dropNoMate() && theirKing >= 0) {
-                checkSt = ++stamp;
-                markCaptures(MoveTables.code(them, type), theirKing, mark, checkSt);
-            }
-            boolean dead = p.forcedRanks() > 0;
-            int base = code * squares;
-            for (int i = 0; i < ne; i++) {
-                int sq = empty[i];
-                if ((dead && t.forced[base + sq]) || (fileMask & 1 << fileOf[sq]) != 0) {
-                    continue;
-                }
-                int move = Move.drop(type, sq);
-                if (checkSt != 0 && mark[sq] == checkSt && dropMates(move)) {
-                    continue;
-                }
-                moves[n++] = move;
-            }
-        }
-        return n;
-    }
-
-    /** Marks with {@code st} every square the piece {@code code} on {@code from} could capture on. */
-    private void markCaptures(int code, int from, int[] mark, int st) {
-        final int[] tb = t.gen;
-        int idx = t.genAt[code * squares + from];
-        for (int j = tb[idx++]; j > 0; j--, idx += 2) {
-            if ((tb[idx + 1] & 2) != 0) {
-                mark[tb[idx]] = st;
-            }
-        }
-        for (int r = tb[idx++]; r > 0; r--) {
-            int cr = tb[idx + 1], len = tb[idx + 2];
-            idx += 3;
-            for (int k = 0; k < len && k < cr; k++) {
-                int s = tb[idx + k] & MoveTables.RAY_SQUARE;
-                mark[s] = st;
-                if (board[s] != 0) {
-                    break;
-                }
-            }
-            idx += len;
-        }
-    }
-
-    /** Whether the (checking) drop leaves the opponent without a legal reply. */
-    private boolean dropMates(int move) {
-        if (level + 1 >= MAX_LEVELS) {
-            throw new IllegalStateException("drop-mate test nested too deep");
-        }
-        doMove(move);
-        level++;
-        if (scratch[level] == null) {
-            scratch[level] = new int[maxMoves];
-        }
-        int replies = legalMoves(scratch[level]);
-        level--;
-        undoMove();
-        return replies == 0;
+        return walk.generate(moves);
     }
 
     /** The number of legal moves (perft leaves); on bitboard rule sets counted without listing them. */
     public int countLegal(int[] scratch) {
-        return bbt != null ? generateBitboard(null) : legalMoves(scratch);
-    }
-
-    // ------------------------------------------------------------------ bitboard generation (<= 64 squares, no drops)
-
-    /**
-     * Legal moves with bitboards: writes them into {@code moves}, or only counts them when {@code moves} is
-     * null. Same rules as the table walk of {@link #legalMoves}: checkers and pins from bit scans along the
-     * eight lines and jump masks, evasion and pin masks on the targets, promotions counted per target.
-     */
-    private int generateBitboard(int[] moves) {
-        final Bitboards b = bbt;
-        final int us = side, them = us ^ 1;
-        final long own = colorBB[us], enemy = colorBB[them], occ = own | enemy, empty = ~occ;
-        final int ksq = kingSq[us];
-        long evasion = -1L, pinned = 0;
-        int nCheckers = 0;
-        if (ksq >= 0) {
-            long jumpCheckers = 0;
-            for (int c : jumpCodes[them]) {
-                jumpCheckers |= bb[c] & b.jumpAttackFrom[c * 64 + ksq];
-            }
-            long checkers = jumpCheckers, block = 0;
-            // the first piece on each line from the king: enemy ones may check, own ones may be pinned
-            long firstOrth = b.lineAttacks(ksq, 0, occ), firstDiag = b.lineAttacks(ksq, 1, occ);
-            long first = firstOrth | firstDiag;
-            for (long hits = first & enemy; hits != 0; hits &= hits - 1) {
-                int h = Long.numberOfTrailingZeros(hits);
-                int d = g.direction(ksq, h);
-                if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[d]] >= g.distance(ksq, h)) {
-                    checkers |= 1L << h;
-                    block = b.ray[ksq * 8 + d] & ~b.ray[h * 8 + d];
-                }
-            }
-            long shields = first & own;
-            if (shields != 0) {
-                long open = occ & ~shields;
-                long behind = ((b.lineAttacks(ksq, 0, open) & ~firstOrth) | (b.lineAttacks(ksq, 1, open) & ~firstDiag))
-                        & enemy;
-                for (; behind != 0; behind &= behind - 1) {
-                    int h = Long.numberOfTrailingZeros(behind);
-                    int d = g.direction(ksq, h);
-                    if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[d]] >= g.distance(ksq, h)) {
-                        long line = b.ray[ksq * 8 + d] & ~b.ray[h * 8 + d];
-                        int shield = Long.numberOfTrailingZeros(line & shields);
-                        pinned |= 1L << shield;
-                        pinLine[shield] = line;
-                    }
-                }
-            }
-            nCheckers = Long.bitCount(checkers);
-            lastCheckers = nCheckers;
-            if (nCheckers == 1) {
-                evasion = (checkers & jumpCheckers) != 0 ? checkers : block;
-            }
-            int kc = board[ksq];
-            int ki = (kc * 64 + ksq) * Bitboards.STRIDE;
-            long targets = (b.piece[ki + Bitboards.LEAP_MOVE] & empty) | (b.piece[ki + Bitboards.LEAP_CAPTURE] & enemy);
-            if (b.slides[kc]) {
-                targets |= slideTargets(kc, ksq, occ, empty, enemy);
-            }
-            if (tactical) {
-                targets &= enemy;
-            }
-            long occNoKing = occ ^ 1L << ksq;
-            int n = 0;
-            for (; targets != 0; targets &= targets - 1) {
-                int to = Long.numberOfTrailingZeros(targets);
-                if (!attackedBitboard(to, them, occNoKing)) {
-                    if (moves != null) {
-                        moves[n] = Move.normal(ksq, to);
-                    }
-                    n++;
-                }
-            }
-            if (nCheckers >= 2) {
-                return n;
-            }
-            return otherMoves(moves, n, own & ~(1L << ksq), occ, empty, enemy, evasion, pinned, nCheckers);
-        }
-        lastCheckers = 0;
-        return otherMoves(moves, 0, own, occ, empty, enemy, evasion, pinned, 0);
-    }
-
-    private int otherMoves(int[] moves, int n, long pieces, long occ, long empty, long enemy, long evasion,
-                           long pinned, int nCheckers) {
-        final Bitboards b = bbt;
-        for (; pieces != 0; pieces &= pieces - 1) {
-            int from = Long.numberOfTrailingZeros(pieces);
-            int code = board[from];
-            int ci = (code * 64 + from) * Bitboards.STRIDE;
-            final long[] pt = b.piece;
-            long targets = (pt[ci + Bitboards.LEAP_MOVE] & empty) | (pt[ci + Bitboards.LEAP_CAPTURE] & enemy);
-            long lame = pt[ci + Bitboards.LAME_TARGET];
-            if (lame != 0 && (pt[ci + Bitboards.LAME_MIDDLE] & occ) == 0) {
-                targets |= lame & empty;
-            }
-            if (b.slides[code]) {
-                targets |= slideTargets(code, from, occ, empty, enemy);
-            }
-            targets &= evasion;
-            if (tactical) {
-                targets &= enemy | pt[ci + Bitboards.PROMOTION_ZONE];
-            }
-            if ((pinned >>> from & 1) != 0) {
-                targets &= pinLine[from];
-            }
-            if (targets == 0) {
-                continue;
-            }
-            long promo = pt[ci + Bitboards.PROMOTION_ZONE] & targets;
-            if (moves == null) {
-                n += Long.bitCount(targets);
-                if (promo != 0) {
-                    n += Long.bitCount(promo) * b.promotionChoices[code] - Long.bitCount(promo & pt[ci + Bitboards.FORCED_ZONE]);
-                }
-                continue;
-            }
-            for (; targets != 0; targets &= targets - 1) {
-                int to = Long.numberOfTrailingZeros(targets);
-                if ((promo >>> to & 1) == 0) {
-                    moves[n++] = Move.normal(from, to);
-                } else {
-                    n = addPromotions(moves, n, from, to, code,
-                            (pt[ci + Bitboards.FORCED_ZONE] >>> to & 1) != 0 ? MoveTables.MUST_PROMOTE : 0);
-                }
-            }
-        }
-        int[] buf = moves != null ? moves : smallBuf;
-        int at = moves != null ? n : 0;
-        int before = at;
-        if (ep >= 0) {
-            at = enPassantMoves(buf, at, side);
-        }
-        if (rs.castling && nCheckers == 0 && castling != 0 && !tactical) {
-            at = castlingMoves(buf, at, side, side ^ 1);
-        }
-        return n + (at - before);
-    }
-
-    /** Targets of the slides (two or more squares) of a piece, cut at their move and capture ranges. */
-    private long slideTargets(int code, int from, long occ, long empty, long enemy) {
-        final Bitboards b = bbt;
-        if (b.fast[code]) {
-            int fi = (code * 64 + from) * Bitboards.STRIDE;
-            long orth = b.piece[fi + Bitboards.ORTHOGONAL], diag = b.piece[fi + Bitboards.DIAGONAL];
-            long reach = 0;
-            if (orth != 0) {
-                reach = b.lineAttacks(from, 0, occ) & orth;
-            }
-            if (diag != 0) {
-                reach |= b.lineAttacks(from, 1, occ) & diag;
-            }
-            return reach & (empty | enemy);
-        }
-        long out = 0;
-        for (int d = 0; d < 8; d++) {
-            int mr = b.slideMove[code * 8 + d], cr = b.slideCapture[code * 8 + d];
-            if ((mr | cr) == 0) {
-                continue;
-            }
-            long reach = b.slideReach(from, d, occ);
-            int base = (from * 8 + d) * 65;
-            out |= (reach & empty & b.rayPrefix[base + mr]) | (reach & enemy & b.rayPrefix[base + cr]);
-        }
-        return out;
-    }
-
-    /** {@link #attacked} on bitboards, with a given occupancy (the moving king taken off). */
-    private boolean attackedBitboard(int sq, int by, long occ) {
-        final Bitboards b = bbt;
-        for (int c : jumpCodes[by]) {
-            if ((bb[c] & b.jumpAttackFrom[c * 64 + sq]) != 0) {
-                return true;
-            }
-        }
-        long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & colorBB[by];
-        for (; hits != 0; hits &= hits - 1) {
-            int h = Long.numberOfTrailingZeros(hits);
-            if (t.attackRange[board[h] * 8 + Geometry.OPPOSITE[g.direction(sq, h)]] >= g.distance(sq, h)) {
-                return true;
-            }
-        }
-        return false;
+        return bits != null ? bits.generate(null) : legalMoves(scratch);
     }
 
     /** Number of pieces giving check in the last {@link #legalMoves} call (0, 1 or 2+); for evaluation hooks. */
@@ -1423,13 +769,13 @@ public final class Position {
 
     /** True when the side to move has at least one legal move. */
     public boolean hasLegalMove() {
-        if (scratch[0] == null) {
-            scratch[0] = new int[maxMoves];
-        }
-        if (level != 0) {
+        if (walk.generating()) {
             throw new IllegalStateException("hasLegalMove inside move generation");
         }
-        return legalMoves(scratch[0]) > 0;
+        if (anyMoveBuf == null) {
+            anyMoveBuf = new int[maxMoves];
+        }
+        return legalMoves(anyMoveBuf) > 0;
     }
 
     /** The legal moves as a fresh array (API convenience; the hot path uses {@link #legalMoves(int[])}). */
@@ -1490,6 +836,6 @@ public final class Position {
 
     @Override
     public String toString() {
-        return Fen.format(this);
+        return FenCodec.format(this);
     }
 }

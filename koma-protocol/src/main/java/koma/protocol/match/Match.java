@@ -63,7 +63,7 @@ public final class Match {
     }
 
     /** What a match produced: the statistics from engine 1's point of view, the games by round, the SPRT verdict. */
-    public record Summary(String name1, String name2, Stats stats, List<GameRecord> games,
+    public record Summary(String name1, String name2, Stats stats, List<RefereedGame> games,
                           Stats.Sprt.Decision sprtDecision) {
     }
 
@@ -84,7 +84,7 @@ public final class Match {
     private final Config config;
     private final PrintStream out;
     private final List<EngineClient> live = new ArrayList<>();
-    private final List<GameRecord> records = new ArrayList<>();
+    private final List<RefereedGame> records = new ArrayList<>();
     private final AtomicInteger next = new AtomicInteger();
     private volatile boolean stopping;
     private int wins, losses, draws;
@@ -159,8 +159,8 @@ public final class Match {
             }
             out.println("Finished match");
             out.flush();
-            List<GameRecord> sorted = new ArrayList<>(records);
-            sorted.sort(Comparator.comparingInt(GameRecord::round));
+            List<RefereedGame> sorted = new ArrayList<>(records);
+            sorted.sort(Comparator.comparingInt(RefereedGame::round));
             return new Summary(name1, name2, stats, sorted, decision);
         } finally {
             stopping = true;
@@ -217,13 +217,13 @@ public final class Match {
             EngineClient[] byColor = engine1First ? new EngineClient[]{mine[0], mine[1]}
                     : new EngineClient[]{mine[1], mine[0]};
             Opening opening = config.openings().get((i / 2) % config.openings().size());
-            GameRecord rec = Referee.play(i + 1, config.rules(), opening, byColor, config.timeControl(),
+            RefereedGame rec = Referee.play(i + 1, config.rules(), opening, byColor, config.timeControl(),
                     config.marginMs(), config.maxPlies());
             finished(rec, engine1First);
         }
     }
 
-    private synchronized void finished(GameRecord rec, boolean engine1First) {
+    private synchronized void finished(RefereedGame rec, boolean engine1First) {
         records.add(rec);
         GameResult r = rec.result();
         if (r.isDraw()) {

@@ -27,7 +27,7 @@ public final class Referee {
     }
 
     /** Plays a game; {@code byColor[0]} moves first. Never throws for engine misbehaviour: that is a result. */
-    public static GameRecord play(int round, RuleSet rs, Opening opening, EngineClient[] byColor, TimeControl tc,
+    public static RefereedGame play(int round, RuleSet rs, Opening opening, EngineClient[] byColor, TimeControl tc,
                                   long marginMs, int maxPlies) {
         ZonedDateTime started = ZonedDateTime.now();
         List<String> names = List.of(byColor[0].name(), byColor[1].name());
@@ -129,7 +129,7 @@ public final class Referee {
         for (int c = 0; c < 2; c++) {
             byColor[c].gameOver(result.isDraw() ? 0 : result.winner() == c ? 1 : -1);
         }
-        return new GameRecord(round, rs, names, opening.root(), fromStart, moves, comments, times, bookPlies, result, tc,
+        return new RefereedGame(round, rs, names, opening.root(), fromStart, moves, comments, times, bookPlies, result, tc,
                 opening.source(), started);
     }
 

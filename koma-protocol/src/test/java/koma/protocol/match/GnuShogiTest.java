@@ -143,7 +143,7 @@ class GnuShogiTest {
                 TimeControl.moveTime(200), 500, 40, 1, Opening.random(SHOGI, 2, 5, 1), null, null, null, "test");
         Match.Summary s = MatchTest.run(config).summary();
         assertTrue(s.name2().startsWith("GNU Shogi"), s.name2());
-        GameRecord g = s.games().get(0);
+        RefereedGame g = s.games().get(0);
         assertFalse(Set.of(GameResult.ILLEGAL_MOVE, GameResult.TIME_FORFEIT, GameResult.ENGINE_CRASH)
                 .contains(g.result().termination()), g.result().toString());
         assertTrue(g.moves().size() > 10, "too few moves: " + g.result());

@@ -162,7 +162,7 @@ class MatchPartsTest {
         Position p = o.root().copy();
         p.doMove(o.moves().get(0));
         int e4 = MoveNotation.parseUci(p, "e2e4");
-        GameRecord g = new GameRecord(3, rs, List.of("A", "B \"quoted\""), o.root(), false,
+        RefereedGame g = new RefereedGame(3, rs, List.of("A", "B \"quoted\""), o.root(), false,
                 List.of(o.moves().get(0), e4), java.util.Arrays.asList("book", "+0.50/3 0.010s"), List.of(0L, 10L), 1,
                 new GameResult(GameResult.DRAW, GameResult.ADJUDICATION, "draw: test"), TimeControl.depth(3), "t",
                 ZonedDateTime.now());
@@ -207,7 +207,7 @@ class MatchPartsTest {
         int drop = MoveNotation.parseUsi(p, "B*4e");
         List<Integer> moves = new java.util.ArrayList<>(o.moves());
         moves.add(drop);
-        GameRecord g = new GameRecord(1, rs, List.of("Sente", "Gote"), o.root(), false, moves,
+        RefereedGame g = new RefereedGame(1, rs, List.of("Sente", "Gote"), o.root(), false, moves,
                 List.of("book", "book", "book", "+0.10/5 1.500s"), List.of(0L, 0L, 0L, 1500L), 3,
                 new GameResult(1, GameResult.RESIGNATION, "Sente resigns"), TimeControl.byoyomi(0, 2000), "t",
                 ZonedDateTime.now());

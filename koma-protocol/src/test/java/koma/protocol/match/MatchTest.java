@@ -69,7 +69,7 @@ class MatchTest {
 
         assertEquals(2, s.games().size());
         assertEquals(2, s.stats().games());
-        for (GameRecord g : s.games()) {
+        for (RefereedGame g : s.games()) {
             assertNotNull(g.result());
             assertFalse(g.result().termination().isBlank());
             assertFalse(g.result().reason().isBlank());
@@ -89,7 +89,7 @@ class MatchTest {
         read.sort(Comparator.comparing(p -> p.tags().get("Round")));
         for (int i = 0; i < 2; i++) {
             koma.rules.notation.GameRecord pg = read.get(i);
-            GameRecord rec = s.games().get(i);
+            RefereedGame rec = s.games().get(i);
             assertEquals(String.valueOf(i + 1), pg.tags().get("Round"));
             assertEquals(i == 0 ? "Koma-A" : "Koma-B", pg.tags().get("White"));
             assertEquals(i == 0 ? "Koma-B" : "Koma-A", pg.tags().get("Black"));
@@ -130,7 +130,7 @@ class MatchTest {
             TimeControl tc = rs.sfen ? TimeControl.byoyomi(200, 100) : TimeControl.clock(1000, 50);
             Match.Config config = new Match.Config(rs, koma(rs, "A"), koma(rs, "B"), 1, tc, 500, 12, 1, null, null,
                     null, null, null);
-            GameRecord g = run(config).summary().games().get(0);
+            RefereedGame g = run(config).summary().games().get(0);
             assertEquals(GameResult.ADJUDICATION, g.result().termination(), g.result().reason());
             assertEquals(12, g.moves().size());
             assertTrue(g.moveTimesMs().stream().allMatch(t -> t < 1500), g.moveTimesMs().toString());
@@ -146,7 +146,7 @@ class MatchTest {
         Match.Summary s = run.summary();
         assertEquals("Test-illegal", s.name2());
         assertEquals(new Stats(2, 0, 0), s.stats());
-        for (GameRecord g : s.games()) {
+        for (RefereedGame g : s.games()) {
             assertEquals(GameResult.ILLEGAL_MOVE, g.result().termination());
             assertTrue(g.result().reason().contains("a1a1"), g.result().reason());
             assertEquals(g.round() == 1 ? 1 : 0, g.moves().size()); // game 2: the illegal engine moves first
@@ -167,7 +167,7 @@ class MatchTest {
         Match.Summary s = run(new Match.Config(rs, koma(rs, "Koma"), fake("hang"), 2, TimeControl.moveTime(100), 400,
                 100, 1, null, null, null, null, null)).summary();
         assertEquals(new Stats(2, 0, 0), s.stats());
-        for (GameRecord g : s.games()) {
+        for (RefereedGame g : s.games()) {
             assertEquals(GameResult.TIME_FORFEIT, g.result().termination(), g.result().reason());
             assertTrue(g.result().reason().contains("no move within 500 ms"), g.result().reason());
         }
@@ -180,7 +180,7 @@ class MatchTest {
         Match.Summary s = run(new Match.Config(rs, koma(rs, "Koma"), fake("crash"), 2, TimeControl.depth(1), 50, 100,
                 1, null, null, null, null, null)).summary();
         assertEquals(new Stats(2, 0, 0), s.stats());
-        for (GameRecord g : s.games()) {
+        for (RefereedGame g : s.games()) {
             assertEquals(GameResult.ENGINE_CRASH, g.result().termination(), g.result().reason());
         }
     }

@@ -50,7 +50,7 @@ class ReferenceEngineTest {
                 1000, maxPlies, 2, Opening.random(rs, 2, 11, 1), null, null, null, null);
         Match.Summary s = MatchTest.run(config).summary();
         assertEquals(2, s.games().size());
-        for (GameRecord g : s.games()) {
+        for (RefereedGame g : s.games()) {
             boolean komaLost = g.result().winner() == (g.players().indexOf("Koma") ^ 1);
             if (komaLost || !otherMayErr) {
                 assertFalse(FAULTS.contains(g.result().termination()), g.round() + ": " + g.result());

@@ -34,7 +34,7 @@ class XBoardClientTest {
                 TimeControl.depth(2), 50, 120, 1, Opening.random(rs, 4, 2, 1), pgn, null, null, "test");
         Match.Summary s = MatchTest.run(config).summary();
         assertEquals(2, s.games().size());
-        for (GameRecord g : s.games()) {
+        for (RefereedGame g : s.games()) {
             assertFalse(Set.of(GameResult.ILLEGAL_MOVE, GameResult.TIME_FORFEIT, GameResult.ENGINE_CRASH)
                     .contains(g.result().termination()), g.result().toString());
             assertTrue(g.moves().size() > 4, "no move was played: " + g.result());
@@ -56,7 +56,7 @@ class XBoardClientTest {
             Match.Config config = new Match.Config(rs, MatchTest.koma(rs, "Koma"), other, 1, TimeControl.moveTime(300),
                     1500, 40, 1, Opening.random(rs, 2, 1, 7), null, null, null, "test");
             Match.Summary s = MatchTest.run(config).summary();
-            GameRecord g = s.games().get(0);
+            RefereedGame g = s.games().get(0);
             assertFalse(g.result().termination().equals(GameResult.ENGINE_CRASH), engine + ": " + g.result());
             if (g.result().termination().equals(GameResult.ILLEGAL_MOVE)) {
                 // HaChu searches by capturing kings and can, short of time, answer a check with a move that ignores

@@ -1,6 +1,5 @@
 package koma.rules.notation;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,23 +153,15 @@ public final class Csa {
 
     /** Reads a CSA record (V2, V2.1, V2.2); errors name the line and what is wrong. */
     public static GameRecord parse(String text) {
-        if (text == null || text.isBlank()) {
-            throw new NotationException("CSA", "empty record");
-        }
-        RuleSet rs = RuleSet.of("shogi");
-        Geometry geo = rs.geometry;
-        String[] lines = text.replace("\uFEFF", "").split("\r?\n|\r");
-        Map<String, String> tags = new LinkedHashMap<>();
-        List<String> moves = new ArrayList<>();
-        List<String> comments = new ArrayList<>();
-        List<Long> times = new ArrayList<>();
-        boolean anyTime = false;
-        Position start = null, p = null;
+        ShogiRecordReader rd = new ShogiRecordReader("CSA", text);
+        RuleSet rs = rd.rs;
+        String[] lines = rd.lines;
+        Map<String, String> tags = rd.tags;
         String[] rows = new String[9];
         StringBuilder[] hands = {new StringBuilder(), new StringBuilder()};
         String pi = null;
         boolean allToSente = false, allToGote = false;
-        String special = null, closingComment = null, specialField = null;
+        String special = null, specialField = null;
         int specialMover = -1;
         for (int ln = 0; ln < lines.length; ln++) {
             String raw = lines[ln];
@@ -180,12 +171,7 @@ public final class Csa {
                 if (c.startsWith("CSA encoding") || c.startsWith("---")) {
                     continue;
                 }
-                if (special != null) {
-                    closingComment = closingComment == null ? c : closingComment + "\n" + c;
-                } else if (!moves.isEmpty()) {
-                    int i = moves.size() - 1;
-                    comments.set(i, comments.get(i) == null ? c : comments.get(i) + "\n" + c);
-                } else if (p == null) {
+                if (!rd.comment(c, special != null) && rd.position == null) {
                     int colon = c.indexOf(": ");
                     if (colon > 0 && c.substring(0, colon).matches("[A-Za-z][\\w-]*")) {
                         tags.put(c.substring(0, colon), c.substring(colon + 2));
@@ -204,7 +190,7 @@ public final class Csa {
                     }
                     throw new NotationException(field, "'" + Kif.clip(s) + "' after the end of the game (" + special + ")");
                 }
-                if (p == null) {
+                if (rd.position == null) {
                     if (s.matches("V2(\\.\\d)?")) {
                         continue;
                     }
@@ -225,13 +211,7 @@ public final class Csa {
                             case "EVENT" -> tags.put("Event", value);
                             case "SITE" -> tags.put("Site", value);
                             case "TIME_LIMIT" -> tags.put("TimeControl", value);
-                            case "START_TIME" -> {
-                                String[] dt = value.strip().split("\\s+", 2);
-                                tags.put("Date", dt[0].replace('/', '.'));
-                                if (dt.length > 1) {
-                                    tags.put("Time", dt[1]);
-                                }
-                            }
+                            case "START_TIME" -> rd.dateTags(value);
                             default -> tags.put(key, value);
                         }
                         continue;
@@ -256,41 +236,31 @@ public final class Csa {
                         continue;
                     }
                     if (s.equals("+") || s.equals("-")) {
-                        start = startPosition(rs, pi, rows, hands, allToSente, allToGote, s.equals("-"), field);
-                        p = start.copy();
+                        rd.begin(startPosition(rs, pi, rows, hands, allToSente, allToGote, s.equals("-"), field));
                         continue;
                     }
                     if (s.matches("[+-]\\d{4}[A-Z]{2}")) {
-                        start = startPosition(rs, pi, rows, hands, allToSente, allToGote, s.charAt(0) == '-', field);
-                        p = start.copy();
+                        rd.begin(startPosition(rs, pi, rows, hands, allToSente, allToGote, s.charAt(0) == '-', field));
                     } else {
                         throw new NotationException(field, "expected a header, a position line (PI, P1..P9, P+, P-) or "
                                 + "the side to move, got '" + Kif.clip(s) + "'");
                     }
                 }
                 if (s.startsWith("T")) {
-                    if (!s.matches("T\\d{1,9}(\\.\\d+)?") || moves.isEmpty()) {
+                    if (!s.matches("T\\d{1,9}(\\.\\d+)?") || rd.moveCount() == 0) {
                         throw new NotationException(field, "expected a time 'T<seconds>' after a move, got '" + Kif.clip(s) + "'");
                     }
-                    anyTime = true;
-                    times.set(times.size() - 1, Math.round(Double.parseDouble(s.substring(1)) * 1000));
+                    rd.lastMoveTime(Math.round(Double.parseDouble(s.substring(1)) * 1000));
                     continue;
                 }
                 if (s.startsWith("%")) {
                     special = s;
                     specialField = field;
-                    specialMover = p.sideToMove();
+                    specialMover = rd.position.sideToMove();
                     continue;
                 }
-                int m = readMove(p, s, field + " (move " + (moves.size() + 1) + ")");
-                moves.add(MoveNotation.formatUci(p, m));
-                comments.add(null);
-                times.add(0L);
-                p.doMove(m);
+                rd.play(readMove(rd.position, s, field + " (move " + (rd.moveCount() + 1) + ")"), -1);
             }
-        }
-        if (p == null) {
-            throw new NotationException("CSA", "no position (PI or P1..P9 and '+' or '-') and no moves found");
         }
         String result = "*";
         if (special != null) {
@@ -313,11 +283,7 @@ public final class Csa {
             result = r[0];
             tags.put("Termination", r[1]);
         }
-        if (closingComment != null) {
-            comments.add(closingComment);
-        }
-        String startFen = GameRecord.startKey(start).equals(GameRecord.startKey(Position.start(rs))) ? null : Fen.format(start);
-        return new GameRecord("shogi", startFen, moves, tags, result, Kif.trimComments(comments), anyTime ? times : List.of());
+        return rd.record(result, "no position (PI or P1..P9 and '+' or '-') and no moves found");
     }
 
     private static int readMove(Position p, String s, String field) {

@@ -262,23 +262,15 @@ public final class Kif {
 
     /** Reads a shogi KIF record; errors name the line and what is wrong. */
     public static GameRecord parse(String text) {
-        if (text == null || text.isBlank()) {
-            throw new NotationException("KIF", "empty record");
-        }
-        String[] lines = text.replace("\uFEFF", "").split("\r?\n|\r");
-        RuleSet rs = RuleSet.of("shogi");
-        Map<String, String> tags = new LinkedHashMap<>();
-        List<String> moves = new ArrayList<>();
-        List<String> comments = new ArrayList<>();
-        List<Long> times = new ArrayList<>();
-        boolean anyTime = false;
-        Position start = null, p = null;
+        ShogiRecordReader rd = new ShogiRecordReader("KIF", text);
+        String[] lines = rd.lines;
+        RuleSet rs = rd.rs;
+        Map<String, String> tags = rd.tags;
         List<String> bodRows = new ArrayList<>();
         String[] bodHands = new String[2];
         boolean goteFirst = false;
         int lastTo = -1;
         String result = "*", closing = null;
-        String closingComment = null;
         boolean ended = false;
         for (int ln = 0; ln < lines.length; ln++) {
             String line = lines[ln];
@@ -292,12 +284,7 @@ public final class Kif {
             }
             if (s.startsWith("*")) {
                 String c = s.substring(1);
-                if (ended) {
-                    closingComment = closingComment == null ? c : closingComment + "\n" + c;
-                } else if (!moves.isEmpty()) {
-                    int i = moves.size() - 1;
-                    comments.set(i, comments.get(i) == null ? c : comments.get(i) + "\n" + c);
-                }
+                rd.comment(c, ended);
                 continue;
             }
             if (s.startsWith("まで")) {
@@ -312,7 +299,7 @@ public final class Kif {
                 ended = true;
                 continue;
             }
-            if (p == null) {
+            if (rd.position == null) {
                 if (s.startsWith("|")) {
                     bodRows.add(s);
                     continue;
@@ -328,15 +315,13 @@ public final class Kif {
                     continue;
                 }
                 if (s.startsWith("手数")) {
-                    start = startPosition(rs, tags, bodRows, bodHands, goteFirst, field);
-                    p = start.copy();
+                    rd.begin(startPosition(rs, tags, bodRows, bodHands, goteFirst, field));
                     continue;
                 }
                 int colon = indexOfColon(s);
                 if (colon < 0) {
                     if (MOVE_LINE.matcher(s).matches()) {
-                        start = startPosition(rs, tags, bodRows, bodHands, goteFirst, field);
-                        p = start.copy();
+                        rd.begin(startPosition(rs, tags, bodRows, bodHands, goteFirst, field));
                     } else {
                         throw new NotationException(field, "expected a header line 'key：value', a board diagram "
                                 + "or the move list, got '" + clip(s) + "'");
@@ -346,13 +331,7 @@ public final class Kif {
                     switch (key) {
                         case "後手の持駒", "上手の持駒" -> bodHands[1] = value;
                         case "先手の持駒", "下手の持駒" -> bodHands[0] = value;
-                        case "開始日時" -> {
-                            String[] dt = value.split("\\s+", 2);
-                            tags.put("Date", dt[0].replace('/', '.'));
-                            if (dt.length > 1) {
-                                tags.put("Time", dt[1]);
-                            }
-                        }
+                        case "開始日時" -> rd.dateTags(value);
                         default -> tags.put(HEADER_TAGS.getOrDefault(key, key), value);
                     }
                     continue;
@@ -367,8 +346,8 @@ public final class Kif {
                         + "got '" + clip(s) + "'");
             }
             int number = Integer.parseInt(ml.group(1).length() > 6 ? "0" : ml.group(1));
-            if (number != moves.size() + 1) {
-                throw new NotationException(field, "move number " + ml.group(1) + ", expected " + (moves.size() + 1));
+            if (number != rd.moveCount() + 1) {
+                throw new NotationException(field, "move number " + ml.group(1) + ", expected " + (rd.moveCount() + 1));
             }
             String mv = ml.group(2);
             if (TERMINATIONS.containsKey(mv)) {
@@ -376,25 +355,15 @@ public final class Kif {
                 ended = true;
                 continue;
             }
-            int m = readMove(p, mv, lastTo, field + " (move " + number + ")");
-            moves.add(MoveNotation.formatUci(p, m));
-            comments.add(null);
-            if (ml.group(3) != null) {
-                anyTime = true;
-                times.add((Long.parseLong(ml.group(3)) * 60 + Long.parseLong(ml.group(4))) * 1000);
-            } else {
-                times.add(0L);
-            }
+            int m = readMove(rd.position, mv, lastTo, field + " (move " + number + ")");
             lastTo = Move.to(m);
-            p.doMove(m);
+            rd.play(m, ml.group(3) == null ? -1 : (Long.parseLong(ml.group(3)) * 60 + Long.parseLong(ml.group(4))) * 1000);
         }
-        if (p == null) {
-            throw new NotationException("KIF", "no move list (the line '手数----指手---------消費時間--' or a first move) found");
-        }
-        if (closing != null) {
+        String noStart = "no move list (the line '手数----指手---------消費時間--' or a first move) found";
+        if (closing != null && rd.position != null) {
             tags.put("Termination", TERMINATIONS.get(closing));
             if (result.equals("*")) {
-                int toMove = p.sideToMove();
+                int toMove = rd.position.sideToMove();
                 result = switch (closing) {
                     case "投了", "詰み", "切れ負け", "反則負け" -> toMove == 0 ? "0-1" : "1-0";
                     case "反則勝ち", "入玉勝ち" -> toMove == 0 ? "1-0" : "0-1";
@@ -403,11 +372,7 @@ public final class Kif {
                 };
             }
         }
-        if (closingComment != null) {
-            comments.add(closingComment);
-        }
-        String startFen = GameRecord.startKey(start).equals(GameRecord.startKey(Position.start(rs))) ? null : Fen.format(start);
-        return new GameRecord("shogi", startFen, moves, tags, result, trimComments(comments), anyTime ? times : List.of());
+        return rd.record(result, noStart);
     }
 
     /** Comments list without trailing empty entries (so a record without comments has none). */

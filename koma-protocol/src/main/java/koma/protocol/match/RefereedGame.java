@@ -19,10 +19,10 @@ import koma.rules.notation.MoveNotation;
  * book moves) and the result. {@link #toRecord} turns it into the rules core's record, which the PGN, KIF and CSA
  * writers take.
  */
-public record GameRecord(int round, RuleSet rules, List<String> players, Position root, boolean fromStart,
+public record RefereedGame(int round, RuleSet rules, List<String> players, Position root, boolean fromStart,
                          List<Integer> moves, List<String> comments, List<Long> moveTimesMs, int bookPlies,
                          GameResult result, TimeControl timeControl, String openingSource, ZonedDateTime started) {
-    public GameRecord {
+    public RefereedGame {
         players = List.copyOf(players);
         root = root.copy();
         moves = List.copyOf(moves);

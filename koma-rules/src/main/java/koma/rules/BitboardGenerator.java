@@ -1,0 +1,237 @@
+package koma.rules;
+
+/**
+ * The bitboard generator, for boards of at most 64 squares without drops (chess, Shodo, deathmatch): the same
+ * rules as {@link TableWalkGenerator} with the masks of {@link Bitboards}. Checkers and pins come from bit scans
+ * along the eight lines and jump masks, evasion and pin masks cut the targets, and perft leaves are counted
+ * with popcounts without listing the moves.
+ */
+final class BitboardGenerator extends MoveGenerator {
+    private final Bitboards bbt;
+    /** The position's bitboards per piece code and per colour (the same arrays, read directly). */
+    private final long[] bb, colorBB;
+    /** The line from the king to the pinner of each pinned square (valid while its bit is in {@code pinned}). */
+    private final long[] pinLine = new long[64];
+    /** Codes of each colour that attack by jumps. */
+    private final int[][] jumpCodes = new int[2][];
+    /** En passant and castling land here when moves are only counted. */
+    private final int[] smallBuf = new int[16];
+
+    BitboardGenerator(Position pos, Bitboards bbt) {
+        super(pos);
+        this.bbt = bbt;
+        this.bb = pos.bb;
+        this.colorBB = pos.colorBB;
+        for (int c = 0; c < 2; c++) {
+            int[] list = new int[pos.types];
+            int k = 0;
+            for (int ty = 0; ty < pos.types; ty++) {
+                int code = MoveTables.code(c, ty);
+                long any = 0;
+                for (int sq = 0; sq < g.squares; sq++) {
+                    any |= bbt.jumpAttackFrom[code * 64 + sq];
+                }
+                if (any != 0) {
+                    list[k++] = code;
+                }
+            }
+            jumpCodes[c] = java.util.Arrays.copyOf(list, k);
+        }
+    }
+
+    /**
+     * Legal moves with bitboards: writes them into {@code moves}, or only counts them when {@code moves} is
+     * null. Same rules as {@link TableWalkGenerator}: checkers and pins from bit scans along the
+     * eight lines and jump masks, evasion and pin masks on the targets, promotions counted per target.
+     */
+    @Override
+    int generate(int[] moves) {
+        final Position p = pos;
+        final long[] colorBB = this.colorBB, bb = this.bb;
+        final int side = p.side;
+        final Bitboards b = bbt;
+        final int us = side, them = us ^ 1;
+        final long own = colorBB[us], enemy = colorBB[them], occ = own | enemy, empty = ~occ;
+        final int ksq = p.kingSq[us];
+        long evasion = -1L, pinned = 0;
+        int nCheckers = 0;
+        if (ksq >= 0) {
+            long jumpCheckers = 0;
+            for (int c : jumpCodes[them]) {
+                jumpCheckers |= bb[c] & b.jumpAttackFrom[c * 64 + ksq];
+            }
+            long checkers = jumpCheckers, block = 0;
+            // the first piece on each line from the king: enemy ones may check, own ones may be pinned
+            long firstOrth = b.lineAttacks(ksq, 0, occ), firstDiag = b.lineAttacks(ksq, 1, occ);
+            long first = firstOrth | firstDiag;
+            for (long hits = first & enemy; hits != 0; hits &= hits - 1) {
+                int h = Long.numberOfTrailingZeros(hits);
+                int d = g.direction(ksq, h);
+                if (t.capturesAlong(board[h], Geometry.OPPOSITE[d], g.distance(ksq, h))) {
+                    checkers |= 1L << h;
+                    block = b.ray[ksq * 8 + d] & ~b.ray[h * 8 + d];
+                }
+            }
+            long shields = first & own;
+            if (shields != 0) {
+                long open = occ & ~shields;
+                long behind = ((b.lineAttacks(ksq, 0, open) & ~firstOrth) | (b.lineAttacks(ksq, 1, open) & ~firstDiag))
+                        & enemy;
+                for (; behind != 0; behind &= behind - 1) {
+                    int h = Long.numberOfTrailingZeros(behind);
+                    int d = g.direction(ksq, h);
+                    if (t.capturesAlong(board[h], Geometry.OPPOSITE[d], g.distance(ksq, h))) {
+                        long line = b.ray[ksq * 8 + d] & ~b.ray[h * 8 + d];
+                        int shield = Long.numberOfTrailingZeros(line & shields);
+                        pinned |= 1L << shield;
+                        pinLine[shield] = line;
+                    }
+                }
+            }
+            nCheckers = Long.bitCount(checkers);
+            p.lastCheckers = nCheckers;
+            if (nCheckers == 1) {
+                evasion = (checkers & jumpCheckers) != 0 ? checkers : block;
+            }
+            int kc = board[ksq];
+            int ki = (kc * 64 + ksq) * Bitboards.STRIDE;
+            long targets = (b.piece[ki + Bitboards.LEAP_MOVE] & empty) | (b.piece[ki + Bitboards.LEAP_CAPTURE] & enemy);
+            if (b.slides[kc]) {
+                targets |= slideTargets(kc, ksq, occ, empty, enemy);
+            }
+            if (p.tactical) {
+                targets &= enemy;
+            }
+            long occNoKing = occ ^ 1L << ksq;
+            int n = 0;
+            for (; targets != 0; targets &= targets - 1) {
+                int to = Long.numberOfTrailingZeros(targets);
+                if (!attacked(to, them, occNoKing)) {
+                    if (moves != null) {
+                        moves[n] = Move.normal(ksq, to);
+                    }
+                    n++;
+                }
+            }
+            if (nCheckers >= 2) {
+                return n;
+            }
+            return otherMoves(moves, n, own & ~(1L << ksq), occ, empty, enemy, evasion, pinned, nCheckers);
+        }
+        p.lastCheckers = 0;
+        return otherMoves(moves, 0, own, occ, empty, enemy, evasion, pinned, 0);
+    }
+
+    private int otherMoves(int[] moves, int n, long pieces, long occ, long empty, long enemy, long evasion,
+                           long pinned, int nCheckers) {
+        final Bitboards b = bbt;
+        final boolean tactical = pos.tactical;
+        for (; pieces != 0; pieces &= pieces - 1) {
+            int from = Long.numberOfTrailingZeros(pieces);
+            int code = board[from];
+            int ci = (code * 64 + from) * Bitboards.STRIDE;
+            final long[] pt = b.piece;
+            long targets = (pt[ci + Bitboards.LEAP_MOVE] & empty) | (pt[ci + Bitboards.LEAP_CAPTURE] & enemy);
+            long lame = pt[ci + Bitboards.LAME_TARGET];
+            if (lame != 0 && (pt[ci + Bitboards.LAME_MIDDLE] & occ) == 0) {
+                targets |= lame & empty;
+            }
+            if (b.slides[code]) {
+                targets |= slideTargets(code, from, occ, empty, enemy);
+            }
+            targets &= evasion;
+            if (tactical) {
+                targets &= enemy | pt[ci + Bitboards.PROMOTION_ZONE];
+            }
+            if ((pinned >>> from & 1) != 0) {
+                targets &= pinLine[from];
+            }
+            if (targets == 0) {
+                continue;
+            }
+            long promo = pt[ci + Bitboards.PROMOTION_ZONE] & targets;
+            if (moves == null) {
+                n += Long.bitCount(targets);
+                if (promo != 0) {
+                    n += Long.bitCount(promo) * b.promotionChoices[code] - Long.bitCount(promo & pt[ci + Bitboards.FORCED_ZONE]);
+                }
+                continue;
+            }
+            for (; targets != 0; targets &= targets - 1) {
+                int to = Long.numberOfTrailingZeros(targets);
+                if ((promo >>> to & 1) == 0) {
+                    moves[n++] = Move.normal(from, to);
+                } else {
+                    n = addPromotions(moves, n, from, to, code, (pt[ci + Bitboards.FORCED_ZONE] >>> to & 1) != 0);
+                }
+            }
+        }
+        final Position p = pos;
+        int[] buf = moves != null ? moves : smallBuf;
+        int at = moves != null ? n : 0;
+        int before = at;
+        if (p.ep >= 0) {
+            at = enPassantMoves(buf, at, p.side);
+        }
+        if (p.rs.castling && nCheckers == 0 && p.castling != 0 && !p.tactical) {
+            at = castlingMoves(buf, at, p.side, p.side ^ 1);
+        }
+        return n + (at - before);
+    }
+
+    /** Targets of the slides (two or more squares) of a piece, cut at their move and capture ranges. */
+    private long slideTargets(int code, int from, long occ, long empty, long enemy) {
+        final Bitboards b = bbt;
+        if (b.fast[code]) {
+            int fi = (code * 64 + from) * Bitboards.STRIDE;
+            long orth = b.piece[fi + Bitboards.ORTHOGONAL], diag = b.piece[fi + Bitboards.DIAGONAL];
+            long reach = 0;
+            if (orth != 0) {
+                reach = b.lineAttacks(from, 0, occ) & orth;
+            }
+            if (diag != 0) {
+                reach |= b.lineAttacks(from, 1, occ) & diag;
+            }
+            return reach & (empty | enemy);
+        }
+        long out = 0;
+        for (int d = 0; d < 8; d++) {
+            int mr = b.slideMove[code * 8 + d], cr = b.slideCapture[code * 8 + d];
+            if ((mr | cr) == 0) {
+                continue;
+            }
+            long reach = b.slideReach(from, d, occ);
+            int base = (from * 8 + d) * 65;
+            out |= (reach & empty & b.rayPrefix[base + mr]) | (reach & enemy & b.rayPrefix[base + cr]);
+        }
+        return out;
+    }
+
+    @Override
+    boolean emptyBetween(int lo, int hi) {
+        return ((colorBB[0] | colorBB[1]) & ((1L << hi) - (2L << lo))) == 0;
+    }
+
+    @Override
+    boolean attacked(int sq, int by) {
+        return attacked(sq, by, colorBB[0] | colorBB[1]);
+    }
+
+    /** {@link #attacked} with a given occupancy (the moving king taken off). */
+    private boolean attacked(int sq, int by, long occ) {
+        final Bitboards b = bbt;
+        for (int c : jumpCodes[by]) {
+            if ((bb[c] & b.jumpAttackFrom[c * 64 + sq]) != 0) {
+                return true;
+            }
+        }
+        long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & colorBB[by];
+        for (; hits != 0; hits &= hits - 1) {
+            int h = Long.numberOfTrailingZeros(hits);
+            if (t.capturesAlong(board[h], Geometry.OPPOSITE[g.direction(sq, h)], g.distance(sq, h))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -71,10 +71,21 @@ public final class EngineSession {
     private int elo = MAX_ELO;
     private final java.util.Random noiseSeeds = new java.util.Random();
 
+    /** The rule set a session starts with: the first built-in one whose definition lists the dialect's protocol. */
+    private static RuleSet defaultRules(Dialect dialect) {
+        String protocol = dialect.name().toLowerCase();
+        for (String id : RuleSet.IDS) {
+            if (RuleSet.of(id).conventions.protocols().contains(protocol)) {
+                return RuleSet.of(id);
+            }
+        }
+        throw new IllegalStateException("no rule set is spoken over " + protocol);
+    }
+
     public EngineSession(Dialect dialect, PrintStream out) {
         this.dialect = dialect;
         this.out = out;
-        this.rules = RuleSet.of(dialect == Dialect.USI ? "shogi" : "chess");
+        this.rules = defaultRules(dialect);
         this.position = Position.start(rules);
     }
 
@@ -187,7 +198,7 @@ public final class EngineSession {
         out.println("option name UCI_LimitStrength type check default false");
         out.println("option name UCI_Elo type spin default " + MAX_ELO + " min " + MIN_ELO + " max " + MAX_ELO);
         if (dialect == Dialect.UCI) {
-            out.println("option name UCI_Variant type combo default chess "
+            out.println("option name UCI_Variant type combo default " + defaultRules(dialect).id + " "
                     + String.join(" ", RuleSet.IDS.stream().map(v -> "var " + v).toList()));
         }
         out.println(ok);
@@ -202,15 +213,16 @@ public final class EngineSession {
         String name = String.join(" ", Arrays.asList(w).subList(2, nameEnd));
         String value = valueAt < 0 ? "" : String.join(" ", Arrays.asList(w).subList(valueAt + 1, w.length));
         if (name.equalsIgnoreCase("UCI_Variant")) {
-            if (dialect == Dialect.USI && !value.equals("shogi")) {
-                throw new IllegalArgumentException("USI speaks shogi only; use UCI for '" + value + "'");
-            }
-            if (!RuleSet.IDS.contains(value)) {
+            RuleSet chosen = RuleSet.IDS.contains(value) ? RuleSet.of(value) : RuleSet.byExternalName(value);
+            if (chosen == null) {
                 throw new IllegalArgumentException("setoption UCI_Variant: unknown rule set '" + value + "'; known: "
                         + String.join(", ", RuleSet.IDS));
             }
+            if (!chosen.conventions.protocols().contains(dialect.name().toLowerCase())) {
+                throw new IllegalArgumentException(dialect + " does not speak " + chosen.id + "; use UCI for '" + value + "'");
+            }
             waitForSearch();
-            rules = RuleSet.of(value);
+            rules = chosen;
             position = Position.start(rules);
             search = null;
         } else if (name.equalsIgnoreCase("Hash") || name.equalsIgnoreCase("USI_Hash")) {

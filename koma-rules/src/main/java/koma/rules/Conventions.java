@@ -22,6 +22,12 @@ import java.util.Map;
  * @param xboardAliases further names accepted in XBoard's {@code variant} command
  * @param xboardNative  true when XBoard knows the variant itself; otherwise an engine sends {@code setup} and
  *                      {@code piece} commands
+ * @param xboardPieces  the first player's half of XBoard's piece-to-character table for {@code setup}: one
+ *                      character per XBoard piece type in XBoard's order, '.' for unused types, {@code ^X} for the
+ *                      promoted partner of X, '/' to jump to XBoard's promoted types, the king last (as HaChu and
+ *                      Sjaak II send it); null for native variants
+ * @param xboardParent  the XBoard variant whose rules a {@code setup} board inherits ({@code chu}, {@code shogi},
+ *                      {@code fairy})
  * @param uciVariant    the {@code UCI_Variant} value other engines (Fairy-Stockfish) use, or null
  * @param fairyStockfish the Fairy-Stockfish variant name, or null
  * @param lishogi       the lishogi variant name, or null
@@ -29,7 +35,8 @@ import java.util.Map;
  */
 public record Conventions(String family, String moveStyle, List<String> protocols, List<String> notations,
                           List<String> records, List<String> pieceSets, String pieceNames, String xboard,
-                          List<String> xboardAliases, boolean xboardNative, String uciVariant, String fairyStockfish,
+                          List<String> xboardAliases, boolean xboardNative, String xboardPieces,
+                          String xboardParent, String uciVariant, String fairyStockfish,
                           String lishogi, Map<String, Kanji> kanji) {
 
     /**

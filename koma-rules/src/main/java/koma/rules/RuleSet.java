@@ -105,6 +105,24 @@ public final class RuleSet {
         return null;
     }
 
+    /**
+     * The default rule set: the first of the index (chess). A PGN game without a Variant tag, a UCI or XBoard engine
+     * before it is told a variant and the command line without --variant use it.
+     */
+    public static RuleSet standard() {
+        return of(IDS.get(0));
+    }
+
+    /** The first built-in rule set whose definition lists this record format ({@code kif}, {@code csa}). */
+    public static RuleSet withRecords(String format) {
+        for (String id : IDS) {
+            if (of(id).conventions.records().contains(format)) {
+                return of(id);
+            }
+        }
+        throw new IllegalArgumentException("no built-in rule set is written in " + format);
+    }
+
     public int pieceCount() {
         return pieces.size();
     }

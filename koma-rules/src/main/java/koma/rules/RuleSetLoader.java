@@ -18,7 +18,7 @@ public final class RuleSetLoader {
     private static final Set<String> TOP_KEYS = Set.of("id", "name", "board", "start", "notation", "castling",
             "promotion-zone", "promotion-trigger", "drops", "stalemate", "repetition", "move-rule", "material",
             "extinction", "impasse", "family", "move-style", "protocols", "notations", "records", "piece-sets",
-            "piece-names", "xboard", "xboard-aliases", "xboard-native", "uci-variant", "fairy-stockfish", "lishogi");
+            "piece-names", "xboard", "xboard-aliases", "xboard-native", "xboard-pieces", "xboard-parent", "uci-variant", "fairy-stockfish", "lishogi");
     private static final Set<String> PIECE_KEYS = Set.of("letter", "betza", "promotes", "forced", "royal", "pawn",
             "drop", "points", "kanji", "kanji-board", "kanji-second", "csa");
     /** The values each list-valued convention key accepts. */
@@ -344,8 +344,13 @@ public final class RuleSetLoader {
                 list(file, top, "piece-sets", family.equals("chess") ? "figures, international" : "kanji, international"),
                 get(top, "piece-names", null), get(top, "xboard", id),
                 List.of(get(top, "xboard-aliases", "").split("[,\\s]+")).stream().filter(x -> !x.isEmpty()).toList(),
-                bool(file, top, "xboard-native"), get(top, "uci-variant", null), get(top, "fairy-stockfish", null),
+                bool(file, top, "xboard-native"), get(top, "xboard-pieces", null), get(top, "xboard-parent", "fairy"),
+                get(top, "uci-variant", null), get(top, "fairy-stockfish", null),
                 get(top, "lishogi", null), java.util.Collections.unmodifiableMap(kanji));
+        if (!c.xboardNative() && c.xboardPieces() == null) {
+            throw new DefinitionException(file, 0, "xboard-pieces", "a variant XBoard does not know needs its piece table "
+                    + "('xboard-pieces') for the setup command, or 'xboard-native = true'");
+        }
         if ((c.japanese() || c.records().contains("kif") || c.records().contains("csa")) && kanji.isEmpty()) {
             throw new DefinitionException(file, top.get("notations") != null ? top.get("notations").line() : 0,
                     "notations", "Japanese notation, KIF and CSA need each piece's 'kanji'");

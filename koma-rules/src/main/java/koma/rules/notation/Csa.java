@@ -37,7 +37,7 @@ public final class Csa {
 
     /** The record as CSA V2.2 text, ending with a newline. */
     public static String format(GameRecord g) {
-        if (!g.variant().equals("shogi")) {
+        if (!g.variant().equals(ShogiNotation.KIFU_RULES.id)) {
             throw new NotationException("CSA", "written for shogi only, not " + g.variant());
         }
         RuleSet rs = g.ruleSet();
@@ -157,7 +157,7 @@ public final class Csa {
         if (text == null || text.isBlank()) {
             throw new NotationException("CSA", "empty record");
         }
-        RuleSet rs = RuleSet.of("shogi");
+        RuleSet rs = ShogiNotation.KIFU_RULES;
         Geometry geo = rs.geometry;
         String[] lines = text.replace("\uFEFF", "").split("\r?\n|\r");
         Map<String, String> tags = new LinkedHashMap<>();
@@ -317,7 +317,7 @@ public final class Csa {
             comments.add(closingComment);
         }
         String startFen = GameRecord.startKey(start).equals(GameRecord.startKey(Position.start(rs))) ? null : Fen.format(start);
-        return new GameRecord("shogi", startFen, moves, tags, result, Kif.trimComments(comments), anyTime ? times : List.of());
+        return new GameRecord(ShogiNotation.KIFU_RULES.id, startFen, moves, tags, result, Kif.trimComments(comments), anyTime ? times : List.of());
     }
 
     private static int readMove(Position p, String s, String field) {

@@ -60,7 +60,7 @@ public final class Kif {
     }
 
     private static void requireShogi(String variant) {
-        if (!variant.equals("shogi")) {
+        if (!variant.equals(ShogiNotation.KIFU_RULES.id)) {
             throw new NotationException("KIF", "written for shogi only, not " + variant);
         }
     }
@@ -266,7 +266,7 @@ public final class Kif {
             throw new NotationException("KIF", "empty record");
         }
         String[] lines = text.replace("\uFEFF", "").split("\r?\n|\r");
-        RuleSet rs = RuleSet.of("shogi");
+        RuleSet rs = ShogiNotation.KIFU_RULES;
         Map<String, String> tags = new LinkedHashMap<>();
         List<String> moves = new ArrayList<>();
         List<String> comments = new ArrayList<>();
@@ -407,7 +407,7 @@ public final class Kif {
             comments.add(closingComment);
         }
         String startFen = GameRecord.startKey(start).equals(GameRecord.startKey(Position.start(rs))) ? null : Fen.format(start);
-        return new GameRecord("shogi", startFen, moves, tags, result, trimComments(comments), anyTime ? times : List.of());
+        return new GameRecord(ShogiNotation.KIFU_RULES.id, startFen, moves, tags, result, trimComments(comments), anyTime ? times : List.of());
     }
 
     /** Comments list without trailing empty entries (so a record without comments has none). */

@@ -73,13 +73,7 @@ public final class EngineSession {
 
     /** The rule set a session starts with: the first built-in one whose definition lists the dialect's protocol. */
     private static RuleSet defaultRules(Dialect dialect) {
-        String protocol = dialect.name().toLowerCase();
-        for (String id : RuleSet.IDS) {
-            if (RuleSet.of(id).conventions.protocols().contains(protocol)) {
-                return RuleSet.of(id);
-            }
-        }
-        throw new IllegalStateException("no rule set is spoken over " + protocol);
+        return RuleSet.defaultFor(dialect.name().toLowerCase());
     }
 
     public EngineSession(Dialect dialect, PrintStream out) {
@@ -212,7 +206,7 @@ public final class EngineSession {
         int nameEnd = valueAt < 0 ? w.length : valueAt;
         String name = String.join(" ", Arrays.asList(w).subList(2, nameEnd));
         String value = valueAt < 0 ? "" : String.join(" ", Arrays.asList(w).subList(valueAt + 1, w.length));
-        if (name.equalsIgnoreCase("UCI_Variant")) {
+        if (name.equalsIgnoreCase("UCI_Variant") || name.equalsIgnoreCase("USI_Variant")) {
             RuleSet chosen = RuleSet.IDS.contains(value) ? RuleSet.of(value) : RuleSet.byExternalName(value);
             if (chosen == null) {
                 throw new IllegalArgumentException("setoption UCI_Variant: unknown rule set '" + value + "'; known: "

@@ -219,11 +219,11 @@ public final class XBoardSession {
      * {@code setup} command with the piece-to-character table, the board size, the holdings and the parent variant
      * ({@code setup (P..^S...K p..^s...k) 11x11+0_chu FEN}), then one {@code piece} command per piece type with its
      * Betza movement, the same for both sides ({@code piece +F& BvRsW}), as HaChu and Sjaak II send them. All of it
-     * comes from the rule set's definition.
+     * comes from the rule set's definition; a definition without an XBoard piece table gets neither.
      */
     static String describe(RuleSet rs) {
         Conventions c = rs.conventions;
-        if (c.xboardNative()) {
+        if (c.xboardNative() || c.xboardPieces() == null) {
             return "";
         }
         int holdings = 0;

@@ -113,6 +113,19 @@ public final class RuleSet {
         return of(IDS.get(0));
     }
 
+    /**
+     * The rule set an engine speaking this protocol ({@code uci}, {@code usi}, {@code xboard}) plays before it is
+     * told a variant: the first built-in one whose definition lists the protocol (chess for UCI, shogi for USI).
+     */
+    public static RuleSet defaultFor(String protocol) {
+        for (String id : IDS) {
+            if (of(id).conventions.protocols().contains(protocol)) {
+                return of(id);
+            }
+        }
+        throw new IllegalArgumentException("no built-in rule set is spoken over " + protocol);
+    }
+
     /** The first built-in rule set whose definition lists this record format ({@code kif}, {@code csa}). */
     public static RuleSet withRecords(String format) {
         for (String id : IDS) {

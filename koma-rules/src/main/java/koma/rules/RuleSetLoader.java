@@ -347,10 +347,6 @@ public final class RuleSetLoader {
                 bool(file, top, "xboard-native"), get(top, "xboard-pieces", null), get(top, "xboard-parent", "fairy"),
                 get(top, "uci-variant", null), get(top, "fairy-stockfish", null),
                 get(top, "lishogi", null), java.util.Collections.unmodifiableMap(kanji));
-        if (!c.xboardNative() && c.xboardPieces() == null) {
-            throw new DefinitionException(file, 0, "xboard-pieces", "a variant XBoard does not know needs its piece table "
-                    + "('xboard-pieces') for the setup command, or 'xboard-native = true'");
-        }
         if ((c.japanese() || c.records().contains("kif") || c.records().contains("csa")) && kanji.isEmpty()) {
             throw new DefinitionException(file, top.get("notations") != null ? top.get("notations").line() : 0,
                     "notations", "Japanese notation, KIF and CSA need each piece's 'kanji'");

@@ -36,7 +36,7 @@ export function applyEvent(game, ev, variant) {
   const changed = {};
   if (ev.type === 'move') {
     if (ev.ply !== game.ply + 1) throw new Error('move event for ply ' + ev.ply + ' after ply ' + game.ply);
-    const pos = parseFen(ev.fen, variant.files, variant.ranks, variant.id === 'shogi');
+    const pos = parseFen(ev.fen, variant.files, variant.ranks, variant.sfen);
     game.moves.push({ move: ev.move, san: ev.san ?? null, western: ev.western ?? null, japanese: ev.japanese ?? null, fen: ev.fen });
     game.ply = ev.ply;
     game.fen = ev.fen;

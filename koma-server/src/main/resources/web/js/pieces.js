@@ -3,6 +3,22 @@
 // Everything is built as SVG elements (js/dom.js), never as markup.
 
 import { svg } from './dom.js';
+import { t, pieceName } from './i18n.js';
+
+/**
+ * A piece's name in the page's language. A rule set with a translation family (its pieceNames: shogi's 歩兵,
+ * 角行...) and languages that do not name pieces by their kanji use the translations (i18n piece.NAME); in a
+ * language whose translations say so (ja.json: piece.byKanji = true) the other rule sets' pieces are called by the
+ * kanji their definition gives, and a promoted piece that takes another piece's name says which piece it was
+ * (隠狐（成走兎）).
+ * p: the piece's entry of GET /api/variants/{id}; v: that answer.
+ */
+export function localPieceName(p, v) {
+  if (v.pieceNames || !p.kanji || t('piece.byKanji') !== 'true') return pieceName(p.name, v.pieceNames);
+  const base = p.promoted ? v.pieces.find((q) => q.letter === p.letter.slice(1)) : null;
+  const same = base && base.kanji && v.pieces.some((q) => !q.promoted && q.kanji && q.kanji.name === p.kanji.name);
+  return same ? p.kanji.name + '（成' + base.kanji.name + '）' : p.kanji.name;
+}
 
 /** Chess figures (the filled glyphs, coloured by side; U+FE0E asks for text presentation). */
 const CHESS_GLYPH = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E', P: '\u265F' };

@@ -43,8 +43,8 @@ public final class UciClient extends EngineProcess implements EngineClient {
 
     /** Starts the process, does the handshake, sets the options and waits until the engine is ready. */
     public static UciClient start(EngineConfig config, RuleSet rules) throws EngineException {
-        if (config.protocol() == EngineConfig.Protocol.USI && !rules.sfen) {
-            throw new IllegalArgumentException("USI speaks shogi; use UCI for " + rules.id);
+        if (config.protocol() == EngineConfig.Protocol.USI && !rules.conventions.protocols().contains("usi")) {
+            throw new IllegalArgumentException("USI does not speak " + rules.id + "; use UCI");
         }
         UciClient c = new UciClient(config, rules, launch(config));
         return started(c, c::handshake);
@@ -85,16 +85,29 @@ public final class UciClient extends EngineProcess implements EngineClient {
             }
         }
         plusPromotions = !usi && engineName != null && engineName.startsWith("Fairy-Stockfish")
-                && rules.promotion.trigger() == RuleSet.PromotionTrigger.ARRIVAL && !rules.id.equals("chess");
+                && rules.promotion.trigger() == RuleSet.PromotionTrigger.ARRIVAL && singlePromotions(rules);
         boolean variantGiven = false;
         for (Map.Entry<String, String> o : config.options()) {
             setOption(o.getKey(), o.getValue());
             variantGiven |= o.getKey().equalsIgnoreCase("UCI_Variant");
         }
-        if (!variantGiven && (advertised.contains("uci_variant") || !rules.id.equals(usi ? "shogi" : "chess"))) {
-            setOption("UCI_Variant", rules.id);
+        if (!variantGiven && (advertised.contains("uci_variant") || rules != RuleSet.defaultFor(usi ? "usi" : "uci"))) {
+            setOption("UCI_Variant", rules.conventions.uciVariant() != null ? rules.conventions.uciVariant() : rules.id);
         }
         ready(READY_TIMEOUT_MS);
+    }
+
+    /**
+     * True when no piece may promote to more than one type (Shodo's knight becomes a queen): Fairy-Stockfish then
+     * writes a promotion with '+', where a choice (chess) needs the piece letter.
+     */
+    private static boolean singlePromotions(RuleSet rs) {
+        for (var pt : rs.pieces) {
+            if (pt.promotions().length > 1) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void setOption(String name, String value) throws EngineException {

@@ -51,7 +51,7 @@ public final class EngineSession {
     private int threads = 1;
     /** The searcher for the current rule set, made on first use. */
     private Search search;
-    private Thread searchThread;
+    private final SearchThread searchThread = new SearchThread("koma-search");
     private boolean searchInfinite;
     /**
      * The measured strength of skill levels 0..20 on Stockfish's UCI_Elo scale: chess, 100 ms a move, 20 games per
@@ -320,7 +320,7 @@ public final class EngineSession {
 
     /** Warms the JVM up for the current rule set once, unless a search is running (isready must then answer at once). */
     private void warmUp() {
-        if ((searchThread == null || !searchThread.isAlive()) && warmedUp.add(rules.id)) {
+        if (!searchThread.running() && warmedUp.add(rules.id)) {
             Search.warmUp(rules, WARM_UP_NODES, WARM_UP_MS);
         }
     }
@@ -349,7 +349,7 @@ public final class EngineSession {
         searcher.setPondering(pondering);
         searcher.resetStop();
         Position root = position.copyWithHistory();
-        searchThread = new Thread(() -> {
+        searchThread.start(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> out.println(infoLine(root, info)));
             String best = r.bestMove() == Move.NONE ? (dialect == Dialect.USI ? "resign" : "0000")
                     : MoveNotation.format(root, r.bestMove(), dialect.style());
@@ -361,8 +361,7 @@ public final class EngineSession {
             }
             out.println("bestmove " + best + ponder);
             out.flush();
-        }, "koma-search");
-        searchThread.start();
+        });
     }
 
     /** Reads the {@code go} parameters; USI's btime is the first player's clock, UCI's wtime is. */
@@ -438,23 +437,12 @@ public final class EngineSession {
     }
 
     private void stopSearch() {
-        if (search != null) {
-            search.stop();
-        }
-        waitForSearch();
+        searchThread.stop(search);
     }
 
     /** Waits for a running search to finish (it has been told to stop, or it ends by its limits). */
     private void waitForSearch() {
-        Thread t = searchThread;
-        if (t != null) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            searchThread = null;
-        }
+        searchThread.await();
     }
 
     private void perft(int depth) {

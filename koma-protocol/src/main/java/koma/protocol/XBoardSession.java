@@ -50,7 +50,7 @@ public final class XBoardSession {
     private long incrementMs;
     private long stMs = -1;
     private int sdDepth;
-    private Thread thinker;
+    private final SearchThread thinker = new SearchThread("koma-xboard-search");
 
     public XBoardSession(PrintStream out) {
         this.out = out;
@@ -328,7 +328,7 @@ public final class XBoardSession {
         boolean analysis = analyzing;
         searcher.setThreads(cores);
         searcher.resetStop();
-        thinker = new Thread(() -> {
+        thinker.start(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> {
                 if (post || analysis) {
                     out.println(thinkingLine(root, info));
@@ -343,8 +343,7 @@ public final class XBoardSession {
                 }
             }
             out.flush();
-        }, "koma-xboard-search");
-        thinker.start();
+        });
     }
 
     private Limits limits(int side) {
@@ -382,21 +381,10 @@ public final class XBoardSession {
     }
 
     private void stopThinking() {
-        if (search != null) {
-            search.stop();
-        }
-        waitThinking();
+        thinker.stop(search);
     }
 
     private void waitThinking() {
-        Thread t = thinker;
-        if (t != null) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            thinker = null;
-        }
+        thinker.await();
     }
 }

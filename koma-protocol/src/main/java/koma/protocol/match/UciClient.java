@@ -26,8 +26,6 @@ import koma.rules.notation.MoveNotation;
 public final class UciClient extends EngineProcess implements EngineClient {
     public static final long HANDSHAKE_TIMEOUT_MS = 15_000;
     public static final long READY_TIMEOUT_MS = 15_000;
-    /** After a timeout: how long to wait for the {@code bestmove} that {@code stop} should produce. */
-    public static final long STOP_GRACE_MS = 1_000;
     private final RuleSet rules;
     private final boolean usi;
     private final Set<String> advertised = new HashSet<>();
@@ -224,22 +222,7 @@ public final class UciClient extends EngineProcess implements EngineClient {
 
     /** After a timeout: {@code stop}, and wait a little for the bestmove it should produce; else mark unhealthy. */
     private void stopAfterTimeout() {
-        try {
-            send("stop");
-        } catch (EngineException e) {
-            return;
-        }
-        long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000;
-        while (true) {
-            Line l = next(deadline);
-            if (l == null || l == EOF) {
-                healthy = false;
-                return;
-            }
-            if (l.text().strip().startsWith("bestmove")) {
-                return;
-            }
-        }
+        stopAfterTimeout(() -> send("stop"), text -> text.startsWith("bestmove"));
     }
 
     /**

@@ -29,8 +29,6 @@ import koma.rules.notation.MoveNotation;
 public final class XBoardClient extends EngineProcess implements EngineClient {
     public static final long FEATURE_TIMEOUT_MS = 3_000;
     public static final long PING_TIMEOUT_MS = 15_000;
-    /** After a timeout: how long to wait for the move that {@code ?} should produce. */
-    public static final long STOP_GRACE_MS = 1_000;
     private static final Pattern FEATURE = Pattern.compile("(\\w+)=(\"[^\"]*\"|\\S+)");
     /** GNU Shogi's first line, printed before it reads anything. */
     private static final Pattern GNU_SHOGI_BANNER = Pattern.compile("GNU Shogi \\d\\S*");
@@ -185,25 +183,11 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
 
     /** After a timeout: ask for a move now, and wait a little for it; else mark the engine unhealthy. */
     private void moveNow() {
-        try {
-            dialect.interrupt();
-        } catch (EngineException e) {
-            return;
-        }
-        long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000;
-        while (true) {
-            Line l = next(deadline);
-            if (l == null || l == EOF) {
+        if (stopAfterTimeout(dialect::interrupt, dialect::isMove)) {
+            try {
+                send("force");
+            } catch (EngineException e) {
                 healthy = false;
-                return;
-            }
-            if (dialect.isMove(l.text().strip())) {
-                try {
-                    send("force");
-                } catch (EngineException e) {
-                    healthy = false;
-                }
-                return;
             }
         }
     }

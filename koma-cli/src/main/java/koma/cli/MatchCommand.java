@@ -10,6 +10,7 @@ import koma.protocol.match.Match;
 import koma.protocol.match.Opening;
 import koma.protocol.match.Stats;
 import koma.protocol.match.TimeControl;
+import koma.rules.Conventions;
 import koma.rules.RuleSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -126,7 +127,7 @@ public final class MatchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         RuleSet rs = Variants.rules(variant);
-        boolean shogiFamily = rs.conventions.family().equals("shogi");
+        boolean shogiFamily = rs.conventions.family() == Conventions.Family.SHOGI;
         int given = (tc != null ? 1 : 0) + (byoyomi != null ? 1 : 0) + (movetime != null ? 1 : 0)
                 + (depth != null ? 1 : 0) + (nodes != null ? 1 : 0);
         if (given != 1) {

@@ -7,8 +7,7 @@ import java.util.Map;
  * How a rule set is shown, written and named, as its definition file declares it: everything outside the rules
  * themselves that differs between rule sets, so that no code has to ask for a rule set by its id.
  *
- * @param family        the board's look: {@code chess} (figures, chequered squares) or {@code shogi} (kanji
- *                      pentagons, the second player's pieces turned, hands)
+ * @param family        the board's look and the clocks that fit: {@link Family}
  * @param moveStyle     the move strings on the command line and in test data: {@code uci} ({@code e2e4}) or
  *                      {@code usi} ({@code 7g7f})
  * @param protocols     the engine protocols that speak it ({@code uci}, {@code usi}, {@code xboard})
@@ -33,11 +32,25 @@ import java.util.Map;
  * @param lishogi       the lishogi variant name, or null
  * @param kanji         per piece letter: its Japanese names ({@code null} when the rule set has none)
  */
-public record Conventions(String family, String moveStyle, List<String> protocols, List<String> notations,
+public record Conventions(Family family, String moveStyle, List<String> protocols, List<String> notations,
                           List<String> records, List<String> pieceSets, String pieceNames, String xboard,
                           List<String> xboardAliases, boolean xboardNative, String xboardPieces,
                           String xboardParent, String uciVariant, String fairyStockfish,
                           String lishogi, Map<String, Kanji> kanji) {
+
+    /**
+     * The two families of boards: {@code chess} (figures, chequered squares, Fischer clocks) and {@code shogi}
+     * (kanji pentagons, the second player's pieces turned, hands, byoyomi). The lower-case name is the file's value
+     * and the page's.
+     */
+    public enum Family {
+        CHESS, SHOGI;
+
+        /** The name in definition files and in GET /api/variants. */
+        public String key() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     /**
      * The Japanese names of one piece.

@@ -316,6 +316,7 @@ public final class RuleSetLoader {
     private static Conventions conventions(String file, String id, Map<String, Entry> top, List<String> names,
                                            List<Map<String, Entry>> maps) {
         String family = oneOf(file, top, "family", "chess", Set.of("chess", "shogi"));
+        Conventions.Family fam = Conventions.Family.valueOf(family.toUpperCase(java.util.Locale.ROOT));
         String moveStyle = oneOf(file, top, "move-style", "uci", Set.of("uci", "usi"));
         Map<String, Conventions.Kanji> kanji = new LinkedHashMap<>();
         for (int i = 0; i < names.size(); i++) {
@@ -338,10 +339,10 @@ public final class RuleSetLoader {
             kanji.put(m.get("letter").value(), new Conventions.Kanji(k.value(), get(m, "kanji-board", k.value()),
                     get(m, "kanji-second", null), csa == null ? null : csa.value()));
         }
-        Conventions c = new Conventions(family, moveStyle, list(file, top, "protocols", "uci, xboard"),
+        Conventions c = new Conventions(fam, moveStyle, list(file, top, "protocols", "uci, xboard"),
                 list(file, top, "notations", family.equals("chess") ? "san" : "western"),
                 list(file, top, "records", "pgn"),
-                list(file, top, "piece-sets", family.equals("chess") ? "figures, international" : "kanji, international"),
+                list(file, top, "piece-sets", family.equals("chess") ? "figures" : "kanji, international"),
                 get(top, "piece-names", null), get(top, "xboard", id),
                 List.of(get(top, "xboard-aliases", "").split("[,\\s]+")).stream().filter(x -> !x.isEmpty()).toList(),
                 bool(file, top, "xboard-native"), get(top, "xboard-pieces", null), get(top, "xboard-parent", "fairy"),

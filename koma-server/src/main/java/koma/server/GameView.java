@@ -197,7 +197,7 @@ final class GameView {
      */
     private static void conventions(RuleSet rs, Map<String, Object> out) {
         Conventions c = rs.conventions;
-        out.put("family", c.family());
+        out.put("family", c.family().key());
         out.put("sfen", rs.sfen);
         out.put("notations", c.notations());
         out.put("records", c.records());

@@ -90,7 +90,7 @@ class RuleSetIdsInCodeTest {
         Set<String> ids = new LinkedHashSet<>(RuleSet.IDS);
         Set<String> families = new LinkedHashSet<>();
         for (String id : ids) {
-            families.add(RuleSet.of(id).conventions.family());
+            families.add(RuleSet.of(id).conventions.family().key());
         }
         List<String> found = new ArrayList<>();
         int javaFiles = 0, jsFiles = 0;

@@ -356,7 +356,7 @@ class WebAppBrowserTest {
         String id = browser.newGame(variant, "hotseat", 0, null, null);
         JsonNode g = game(id);
         assertEquals(g.get("board").size(), browser.all("g.pc").size());
-        boolean shogiFamily = RuleSet.of(variant).conventions.family().equals("shogi");
+        boolean shogiFamily = RuleSet.of(variant).conventions.family() == koma.rules.Conventions.Family.SHOGI;
         browser.screenshot("board-" + variant + (shogiFamily ? "-kanji" : ""));
         if (shogiFamily) {
             new Select(browser.driver.findElement(By.id("piece-set"))).selectByValue("international");

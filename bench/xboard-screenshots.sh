@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Screenshots of Koma's boards in the real XBoard 4.9 GUI (Debian's xboard) under a private Xvfb display: for each
 # XBoard variant name given, Koma plays itself (./koma xboard as both engines) and the screen is captured after
-# SECONDS seconds with xwd, converted to PNG with ImageMagick.
+# SECONDS seconds with xwd, converted to PNG by bench/xwd2png.py.
 #   bench/xboard-screenshots.sh OUT_DIR [SECONDS] [VARIANT ...]     (default: 8 s, wa-shogi shodo)
-# Needs xboard, xvfb, x11-apps (xwd) and imagemagick.
+# Needs xboard, xvfb and x11-apps (xwd).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:?usage: $0 OUT_DIR [SECONDS] [VARIANT ...]}"; shift
@@ -23,7 +23,7 @@ for v in "${variants[@]}"; do
     -boardSize medium -settingsFile "$work/xboardrc" -saveSettingsFile "$work/xboardrc" >/dev/null 2>&1 &
   xb=$!
   sleep "$wait_s"
-  xwd -root -display ":$d" | convert xwd:- "$out/xboard-$v.png"
+  xwd -root -display ":$d" | "$root/bench/xwd2png.py" "$out/xboard-$v.png"
   kill "$xb" 2>/dev/null || true
   wait "$xb" 2>/dev/null || true
   echo "$out/xboard-$v.png"

@@ -18,11 +18,6 @@ import picocli.CommandLine.Parameters;
                 + "commits) and nodes per second. 'bench perft' times single-threaded perft from the start positions "
                 + "(best of --runs runs, after one warm-up) and prints nodes, time and nodes per second."})
 public final class BenchCommand implements Callable<Integer> {
-    /** Default depth per rule set: a few seconds each on a desktop core. */
-    static final List<Object[]> DEFAULT = List.of(
-            new Object[]{"chess", 6}, new Object[]{"shogi", 5}, new Object[]{"washogi", 4},
-            new Object[]{"washogi-drops", 4}, new Object[]{"shodo", 5}, new Object[]{"shodo-deathmatch", 5});
-
     @Parameters(index = "0", arity = "0..1", description = "What to benchmark: search (default) or perft.",
             defaultValue = "search")
     String what;
@@ -59,12 +54,12 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--depth must be from 1 to 30, got " + depth);
         }
         long totalNodes = 0, totalNs = 0;
-        for (Object[] d : DEFAULT) {
-            String id = (String) d[0];
+        for (Bench.PerftEntry d : Bench.PERFT) {
+            String id = d.variant();
             if (variant != null && !variant.equals(id)) {
                 continue;
             }
-            int depthHere = depth != null ? depth : (Integer) d[1];
+            int depthHere = depth != null ? depth : d.depth();
             Position p = Position.start(RuleSet.of(id));
             Perft perft = new Perft(p, depthHere);
             perft.perft(Math.max(1, depthHere - 1));

@@ -10,6 +10,7 @@ import koma.protocol.match.Match;
 import koma.protocol.match.Opening;
 import koma.protocol.match.Stats;
 import koma.protocol.match.TimeControl;
+import koma.rules.Conventions;
 import koma.rules.RuleSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -126,7 +127,7 @@ public final class MatchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         RuleSet rs = variant.rules();
-        boolean shogiFamily = rs.promotion.trigger() == RuleSet.PromotionTrigger.TOUCH;
+        boolean shogiFamily = rs.conventions.family() == Conventions.Family.SHOGI;
         int given = (tc != null ? 1 : 0) + (byoyomi != null ? 1 : 0) + (movetime != null ? 1 : 0)
                 + (depth != null ? 1 : 0) + (nodes != null ? 1 : 0);
         if (given != 1) {
@@ -135,7 +136,7 @@ public final class MatchCommand implements Callable<Integer> {
                     : "give only one of --tc, --byoyomi, --movetime, --depth, --nodes");
         }
         if (byoyomi != null && !shogiFamily) {
-            throw new IllegalArgumentException("--byoyomi is for the shogi family (shogi, washogi, washogi-drops), not " + rs.id);
+            throw new IllegalArgumentException("--byoyomi is for the shogi family, not " + rs.id);
         }
         if (moveTimeout < 1) {
             throw new IllegalArgumentException("--move-timeout must be positive, got " + moveTimeout);
@@ -176,8 +177,8 @@ public final class MatchCommand implements Callable<Integer> {
             throw new IllegalArgumentException(flag + ": the engine command is empty");
         }
         EngineConfig.Protocol p = proto == null ? dflt : EngineConfig.Protocol.parse(proto);
-        if (p == EngineConfig.Protocol.USI && !rs.sfen) {
-            throw new IllegalArgumentException("USI speaks shogi only; use uci for " + rs.id);
+        if (p == EngineConfig.Protocol.USI && !rs.conventions.protocols().contains("usi")) {
+            throw new IllegalArgumentException("USI does not speak " + rs.id + "; use uci");
         }
         return new EngineConfig(command, p, name, EngineConfig.parseOptions(optionFlag, options));
     }

@@ -16,8 +16,8 @@ public final class Variants implements Iterable<String> {
         return RuleSet.of(id);
     }
 
-    /** Shogi is written in USI coordinates, everything else in UCI coordinates (RULES.md 9.3). */
+    /** The move style the definition declares: USI coordinates for shogi, UCI for the others (RULES.md 9.3). */
     static MoveNotation.Style style(RuleSet rs) {
-        return rs.id.equals("shogi") ? MoveNotation.Style.USI : MoveNotation.Style.UCI;
+        return rs.conventions.moveStyle().equals("usi") ? MoveNotation.Style.USI : MoveNotation.Style.UCI;
     }
 }

@@ -83,7 +83,7 @@ class MatchCommandTest {
         "--games 2 --depth 2 --movetime 100|give only one of",
         "--games 2 --byoyomi 5+1|--byoyomi is for the shogi family",
         "--games 2 --tc 10m|--tc: expected seconds",
-        "--games 2 --depth 2 --proto1 usi|USI speaks shogi only",
+        "--games 2 --depth 2 --proto1 usi|USI does not speak chess",
         "--games 2 --depth 2 --proto2 ucci|unknown protocol 'ucci'",
         "--games 2 --depth 2 --option1 Hash|--option1: expected Name=Value",
         "--games 0 --depth 2|--games must be at least 1",
@@ -92,7 +92,7 @@ class MatchCommandTest {
         "--games 2 --depth 2 --variant xiangqi|xiangqi",
         "--games 2 --depth 2 --random-plies 2 --openings x.txt|either --openings or --random-plies",
         "--games 2 --depth 2 --openings /nonexistent/o.txt|cannot read openings file",
-        "--games 2 --depth 2 --kif k.kif|--kif is for shogi only",
+        "--games 2 --depth 2 --kif k.kif|--kif is not written for chess",
     })
     void badArguments(String args, String message) {
         List<String> argv = new ArrayList<>(List.of("match", "--engine1", "/nonexistent/a", "--engine2", "/nonexistent/b"));

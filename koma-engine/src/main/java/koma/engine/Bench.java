@@ -15,18 +15,46 @@ public final class Bench {
     public record Entry(String variant, String fen, int depth) {
     }
 
-    /** The fixed list: start positions and a few played-out positions of each rule set. */
-    public static final List<Entry> POSITIONS = List.of(
-            new Entry("chess", null, 9),
-            new Entry("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 7),
-            new Entry("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 10),
-            new Entry("shogi", null, 7),
-            new Entry("shogi", "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3", 7),
-            new Entry("shogi", "ln1g3nl/1r1sg1kb1/p1pppp1pp/1p4p2/9/2P1P4/PPBP1PPPP/2S4R1/LN1GKGSNL b Ps 13", 6),
-            new Entry("washogi", null, 6),
-            new Entry("washogi-drops", null, 6),
-            new Entry("shodo", null, 7),
-            new Entry("shodo-deathmatch", null, 7));
+    /** A default perft depth of {@code koma bench perft}. */
+    public record PerftEntry(String variant, int depth) {
+    }
+
+    /** The fixed list: start positions and a few played-out positions of each rule set ({@code bench.txt}). */
+    public static final List<Entry> POSITIONS;
+    /** The default depth of each rule set for the perft benchmark ({@code bench.txt}). */
+    public static final List<PerftEntry> PERFT;
+
+    static {
+        List<Entry> search = new java.util.ArrayList<>();
+        List<PerftEntry> perft = new java.util.ArrayList<>();
+        try (java.io.InputStream in = Bench.class.getResourceAsStream("/koma/engine/bench.txt")) {
+            if (in == null) {
+                throw new IllegalStateException("resource /koma/engine/bench.txt not found");
+            }
+            int ln = 0;
+            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                ln++;
+                String l = line.strip();
+                if (l.isEmpty() || l.startsWith("#")) {
+                    continue;
+                }
+                String[] w = l.split("\\s+", 4);
+                if (w.length < 3 || !(w[0].equals("search") || w[0].equals("perft"))) {
+                    throw new IllegalStateException("bench.txt:" + ln + ": expected 'search RULE-SET DEPTH [FEN]' or "
+                            + "'perft RULE-SET DEPTH', got '" + l + "'");
+                }
+                if (w[0].equals("search")) {
+                    search.add(new Entry(w[1], w.length > 3 ? w[3] : null, Integer.parseInt(w[2])));
+                } else {
+                    perft.add(new PerftEntry(w[1], Integer.parseInt(w[2])));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        POSITIONS = List.copyOf(search);
+        PERFT = List.copyOf(perft);
+    }
 
     /** Totals of a run. */
     public record Result(long nodes, long timeMs) {

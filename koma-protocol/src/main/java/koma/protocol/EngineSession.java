@@ -51,7 +51,7 @@ public final class EngineSession {
     private int threads = 1;
     /** The searcher for the current rule set, made on first use. */
     private Search search;
-    private Thread searchThread;
+    private final SearchThread searchThread = new SearchThread("koma-search");
     private boolean searchInfinite;
     /**
      * The measured strength of skill levels 0..20 on Stockfish's UCI_Elo scale: chess, 100 ms a move, 20 games per
@@ -71,10 +71,15 @@ public final class EngineSession {
     private int elo = MAX_ELO;
     private final java.util.Random noiseSeeds = new java.util.Random();
 
+    /** The rule set a session starts with: the first built-in one whose definition lists the dialect's protocol. */
+    private static RuleSet defaultRules(Dialect dialect) {
+        return RuleSet.defaultFor(dialect.name().toLowerCase());
+    }
+
     public EngineSession(Dialect dialect, PrintStream out) {
         this.dialect = dialect;
         this.out = out;
-        this.rules = RuleSet.of(dialect == Dialect.USI ? "shogi" : "chess");
+        this.rules = defaultRules(dialect);
         this.position = Position.start(rules);
     }
 
@@ -187,7 +192,7 @@ public final class EngineSession {
         out.println("option name UCI_LimitStrength type check default false");
         out.println("option name UCI_Elo type spin default " + MAX_ELO + " min " + MIN_ELO + " max " + MAX_ELO);
         if (dialect == Dialect.UCI) {
-            out.println("option name UCI_Variant type combo default chess "
+            out.println("option name UCI_Variant type combo default " + defaultRules(dialect).id + " "
                     + String.join(" ", RuleSet.IDS.stream().map(v -> "var " + v).toList()));
         }
         out.println(ok);
@@ -201,16 +206,17 @@ public final class EngineSession {
         int nameEnd = valueAt < 0 ? w.length : valueAt;
         String name = String.join(" ", Arrays.asList(w).subList(2, nameEnd));
         String value = valueAt < 0 ? "" : String.join(" ", Arrays.asList(w).subList(valueAt + 1, w.length));
-        if (name.equalsIgnoreCase("UCI_Variant")) {
-            if (dialect == Dialect.USI && !value.equals("shogi")) {
-                throw new IllegalArgumentException("USI speaks shogi only; use UCI for '" + value + "'");
-            }
-            if (!RuleSet.IDS.contains(value)) {
+        if (name.equalsIgnoreCase("UCI_Variant") || name.equalsIgnoreCase("USI_Variant")) {
+            RuleSet chosen = RuleSet.IDS.contains(value) ? RuleSet.of(value) : RuleSet.byExternalName(value);
+            if (chosen == null) {
                 throw new IllegalArgumentException("setoption UCI_Variant: unknown rule set '" + value + "'; known: "
                         + String.join(", ", RuleSet.IDS));
             }
+            if (!chosen.conventions.protocols().contains(dialect.name().toLowerCase())) {
+                throw new IllegalArgumentException(dialect + " does not speak " + chosen.id + "; use UCI for '" + value + "'");
+            }
             waitForSearch();
-            rules = RuleSet.of(value);
+            rules = chosen;
             position = Position.start(rules);
             search = null;
         } else if (name.equalsIgnoreCase("Hash") || name.equalsIgnoreCase("USI_Hash")) {
@@ -314,7 +320,7 @@ public final class EngineSession {
 
     /** Warms the JVM up for the current rule set once, unless a search is running (isready must then answer at once). */
     private void warmUp() {
-        if ((searchThread == null || !searchThread.isAlive()) && warmedUp.add(rules.id)) {
+        if (!searchThread.running() && warmedUp.add(rules.id)) {
             Search.warmUp(rules, WARM_UP_NODES, WARM_UP_MS);
         }
     }
@@ -343,7 +349,7 @@ public final class EngineSession {
         searcher.setPondering(pondering);
         searcher.resetStop();
         Position root = position.copyWithHistory();
-        searchThread = new Thread(() -> {
+        searchThread.start(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> out.println(infoLine(root, info)));
             String best = r.bestMove() == Move.NONE ? (dialect == Dialect.USI ? "resign" : "0000")
                     : MoveNotation.format(root, r.bestMove(), dialect.style());
@@ -355,8 +361,7 @@ public final class EngineSession {
             }
             out.println("bestmove " + best + ponder);
             out.flush();
-        }, "koma-search");
-        searchThread.start();
+        });
     }
 
     /** Reads the {@code go} parameters; USI's btime is the first player's clock, UCI's wtime is. */
@@ -432,23 +437,12 @@ public final class EngineSession {
     }
 
     private void stopSearch() {
-        if (search != null) {
-            search.stop();
-        }
-        waitForSearch();
+        searchThread.stop(search);
     }
 
     /** Waits for a running search to finish (it has been told to stop, or it ends by its limits). */
     private void waitForSearch() {
-        Thread t = searchThread;
-        if (t != null) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            searchThread = null;
-        }
+        searchThread.await();
     }
 
     private void perft(int depth) {

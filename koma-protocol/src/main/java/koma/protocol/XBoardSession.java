@@ -6,15 +6,16 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import koma.engine.Limits;
 import koma.engine.Search;
 import koma.engine.SearchInfo;
 import koma.engine.TimeManager;
 import koma.engine.TranspositionTable;
+import koma.rules.Conventions;
 import koma.rules.Game;
 import koma.rules.Move;
+import koma.rules.PieceType;
 import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
@@ -29,16 +30,12 @@ import koma.rules.notation.NotationException;
  * {@code P@e5}); the game's end is announced as {@code 1-0 {reason}}.
  */
 public final class XBoardSession {
-    /** XBoard names some rule sets differently; these are accepted as well as Koma's identifiers. */
-    private static final Map<String, String> ALIASES = Map.of("normal", "chess", "wa-shogi", "washogi",
-            "wa-shogi-drop", "washogi-drops", "wa-shogi-drops", "washogi-drops", "shododm", "shodo-deathmatch");
-
     private final PrintStream out;
     private final TranspositionTable tt = new TranspositionTable(EngineSession.DEFAULT_HASH_MB);
     private final TimeManager timeManager = new TimeManager(50);
     /** Search threads from the {@code cores} command: Lazy SMP helpers beyond the first. */
     private int cores = 1;
-    private RuleSet rules = RuleSet.of("chess");
+    private RuleSet rules = RuleSet.standard();
     private Search search;
     private Game game;
     /** Positions before each move, so that undo can go back (the game object only moves forward). */
@@ -53,7 +50,7 @@ public final class XBoardSession {
     private long incrementMs;
     private long stMs = -1;
     private int sdDepth;
-    private Thread thinker;
+    private final SearchThread thinker = new SearchThread("koma-xboard-search");
 
     public XBoardSession(PrintStream out) {
         this.out = out;
@@ -105,7 +102,7 @@ public final class XBoardSession {
                 case "protover" -> features();
                 case "new" -> {
                     stopThinking();
-                    rules = RuleSet.of("chess");
+                    rules = RuleSet.standard();
                     search = null;
                     tt.clear();
                     newGame(Position.start(rules));
@@ -116,14 +113,16 @@ public final class XBoardSession {
                 }
                 case "variant" -> {
                     stopThinking();
-                    String id = ALIASES.getOrDefault(arg, arg);
-                    if (!RuleSet.IDS.contains(id)) {
+                    // XBoard's names (wa-shogi, normal) from the definitions, and Koma's identifiers
+                    RuleSet chosen = RuleSet.byExternalName(arg);
+                    if (chosen == null) {
                         out.println("Error (unknown variant): " + arg);
                         return true;
                     }
-                    rules = RuleSet.of(id);
+                    rules = chosen;
                     search = null;
                     newGame(Position.start(rules));
+                    out.print(describe(rules));
                 }
                 case "force" -> {
                     stopThinking();
@@ -210,8 +209,36 @@ public final class XBoardSession {
         out.println("feature done=0");
         out.println("feature myname=\"" + EngineSession.NAME + "\" setboard=1 usermove=1 ping=1 san=0 sigint=0 "
                 + "sigterm=0 colors=0 analyze=1 memory=1 smp=1 reuse=1 draw=0 playother=1 debug=1");
-        out.println("feature variants=\"" + String.join(",", RuleSet.IDS) + "\"");
+        out.println("feature variants=\"" + String.join(",", RuleSet.IDS.stream()
+                .map(id -> RuleSet.of(id).conventions.xboard()).toList()) + "\"");
         out.println("feature done=1");
+    }
+
+    /**
+     * What XBoard needs to play a variant it does not know (nothing for {@code normal} and {@code shogi}): the
+     * {@code setup} command with the piece-to-character table, the board size, the holdings and the parent variant
+     * ({@code setup (P..^S...K p..^s...k) 11x11+0_chu FEN}), then one {@code piece} command per piece type with its
+     * Betza movement, the same for both sides ({@code piece +F& BvRsW}), as HaChu and Sjaak II send them. All of it
+     * comes from the rule set's definition; a definition without an XBoard piece table gets neither.
+     */
+    static String describe(RuleSet rs) {
+        Conventions c = rs.conventions;
+        if (c.xboardNative() || c.xboardPieces() == null) {
+            return "";
+        }
+        int holdings = 0;
+        if (rs.drops) {
+            for (PieceType pt : rs.pieces) {
+                holdings += pt.royal() || pt.promoted() ? 0 : 1;
+            }
+        }
+        StringBuilder sb = new StringBuilder("setup (").append(c.xboardPieces()).append(c.xboardPieces().toLowerCase())
+                .append(") ").append(rs.geometry.files).append('x').append(rs.geometry.ranks).append('+').append(holdings)
+                .append('_').append(c.xboardParent()).append(' ').append(Fen.formatFen(Position.start(rs))).append('\n');
+        for (PieceType pt : rs.pieces) {
+            sb.append("piece ").append(pt.letter()).append("& ").append(pt.betza()).append('\n');
+        }
+        return sb.toString();
     }
 
     private void newGame(Position start) {
@@ -301,7 +328,7 @@ public final class XBoardSession {
         boolean analysis = analyzing;
         searcher.setThreads(cores);
         searcher.resetStop();
-        thinker = new Thread(() -> {
+        thinker.start(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> {
                 if (post || analysis) {
                     out.println(thinkingLine(root, info));
@@ -316,8 +343,7 @@ public final class XBoardSession {
                 }
             }
             out.flush();
-        }, "koma-xboard-search");
-        thinker.start();
+        });
     }
 
     private Limits limits(int side) {
@@ -355,21 +381,10 @@ public final class XBoardSession {
     }
 
     private void stopThinking() {
-        if (search != null) {
-            search.stop();
-        }
-        waitThinking();
+        thinker.stop(search);
     }
 
     private void waitThinking() {
-        Thread t = thinker;
-        if (t != null) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            thinker = null;
-        }
+        thinker.await();
     }
 }

@@ -38,6 +38,8 @@ class PerftTranscriptTest {
         "washogi-drops, 1, 51", "washogi-drops, 2, 2601", "washogi-drops, 3, 126574",
         "shodo, 1, 36", "shodo, 2, 1296", "shodo, 3, 51308",
         "shodo-deathmatch, 1, 40", "shodo-deathmatch, 2, 1600", "shodo-deathmatch, 3, 66080",
+        // minishogi: fairy-stockfish 11.1, UCI_Variant minishogi, go perft 1..3
+        "minishogi, 1, 14", "minishogi, 2, 181", "minishogi, 3, 2512",
     })
     void uciStartPositionPerft(String variant, int depth, long expected) {
         String out = Transcript.uci("setoption name UCI_Variant value " + variant, "position startpos", "go perft " + depth);
@@ -49,6 +51,20 @@ class PerftTranscriptTest {
         if (depth == 1) {
             assertTrue(d.counts().values().stream().allMatch(n -> n == 1), "depth 1 counts every move once");
         }
+    }
+
+    /** Minishogi over USI, chosen with USI_Variant as Fairy-Stockfish does; counts from fairy-stockfish 11.1. */
+    @Test
+    void usiMinishogi() {
+        Transcript.Divide d = divide(Transcript.usi("setoption name USI_Variant value minishogi", "position startpos",
+                "go perft 3"));
+        assertEquals(2512, d.total());
+        assertEquals(legalMoves(Position.start(RuleSet.of("minishogi")), MoveNotation.Style.USI), d.counts().keySet());
+        assertTrue(d.counts().containsKey("2e3d"), "USI coordinates on the 5x5 board: the bishop d1-c2 is 2e3d");
+        // after d1b3 e4e3 (USI 2e4c 1b1c) from the start SFEN: 16 moves (fairy-stockfish 11.1, UCI, perft 1)
+        Transcript.Divide s = divide(Transcript.usi("setoption name USI_Variant value minishogi",
+                "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e4c 1b1c", "go perft 1"));
+        assertEquals(16, s.total());
     }
 
     @ParameterizedTest(name = "USI shogi perft {0} = {1}")

@@ -18,9 +18,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** Exact transcripts of the well-formed UCI/USI commands of EngineSession: handshakes, options, position and d. */
 class SessionTranscriptTest {
-    /** RULES.md 9.1, written out here rather than taken from RuleSet.IDS so that the test checks the contract. */
+    /**
+     * RULES.md 9.1 and minishogi, written out here rather than taken from RuleSet.IDS so that the test checks the
+     * contract.
+     */
     private static final List<String> RULE_SETS =
-            List.of("chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch");
+            List.of("chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch", "minishogi");
 
     @Test
     void uciHandshake() {
@@ -35,14 +38,14 @@ class SessionTranscriptTest {
                 option name UCI_LimitStrength type check default false
                 option name UCI_Elo type spin default 1850 min 500 max 1850
                 option name UCI_Variant type combo default chess var chess var shogi var washogi var washogi-drops \
-                var shodo var shodo-deathmatch
+                var shodo var shodo-deathmatch var minishogi
                 uciok
                 """, Transcript.uci("uci"));
     }
 
-    // The combo lists each of the six identifiers exactly once, and nothing else.
+    // The combo lists each of the seven identifiers exactly once, and nothing else.
     @Test
-    void uciVariantComboListsExactlyTheSixRuleSets() {
+    void uciVariantComboListsExactlyTheSevenRuleSets() {
         String option = Transcript.uci("uci").lines().filter(l -> l.startsWith("option name UCI_Variant ")).findFirst().orElseThrow();
         String[] w = option.split(" ");
         List<String> vars = new java.util.ArrayList<>();

@@ -30,7 +30,9 @@ class XBoardTranscriptTest {
         assertTrue(out.startsWith("feature done=0\n"), out);
         assertTrue(out.contains("setboard=1") && out.contains("usermove=1") && out.contains("ping=1")
                 && out.contains("san=0"), out);
-        assertTrue(out.contains("feature variants=\"chess,shogi,washogi,washogi-drops,shodo,shodo-deathmatch\""), out);
+        // XBoard's own names where it has them (normal, shogi, wa-shogi as HaChu and Sjaak II call it)
+        assertTrue(out.contains("feature variants=\"normal,shogi,wa-shogi,wa-shogi-drop,shodo,shodo-deathmatch,"
+                + "minishogi\""), out);
         assertTrue(out.endsWith("feature done=1\n"), out);
     }
 
@@ -72,6 +74,26 @@ class XBoardTranscriptTest {
     @Test
     void unknownVariantIsRefused() throws Exception {
         assertEquals("Error (unknown variant): xiangqi\n", run("variant xiangqi"));
-        assertTrue(run("variant wa-shogi", "force", "f3f4").isEmpty(), "wa-shogi is an accepted alias");
+        String wa = run("variant wa-shogi", "force", "f3f4");
+        assertTrue(wa.lines().allMatch(l -> l.startsWith("setup ") || l.startsWith("piece ")), "wa-shogi is accepted:\n" + wa);
+    }
+
+    /**
+     * A variant XBoard does not know is described to it: the setup command and one piece command per piece type.
+     * The Wa shogi table and start position are those HaChu 0.21 and Sjaak II 1.4.1 send (`xboard`, `protover 2`,
+     * `variant wa-shogi`); the 5x5 minishogi line is Sjaak II's for `variant minishogi` but for the FEN's fields.
+     */
+    @Test
+    void variantsXBoardDoesNotKnowAreSetUp() throws Exception {
+        String wa = run("variant wa-shogi");
+        assertTrue(wa.startsWith("setup (P..^S^FV..^LW^OH.F.^R.E....R...D.GOL^M..^H.M.C.^CU.^W/.......^V.^P.^U..^DS.^GXK"
+                + "p..^s^fv..^lw^oh.f.^r.e....r...d.gol^m..^h.m.c.^cu.^w/.......^v.^p.^u..^ds.^gxk) 11x11+0_chu "
+                + "hmlcvkwgudo/1e3s3f1/ppprpppxppp/3p3p3/11/11/11/3P3P3/PPPXPPPRPPP/1F3S3E1/ODUGWKVCLMH w "), wa);
+        assertEquals(RuleSet.of("washogi").pieceCount(), wa.lines().filter(l -> l.startsWith("piece ")).count(), wa);
+        assertTrue(wa.contains("\npiece +F& BvRsW\n") && wa.contains("\npiece X& FvWAvD\n"), wa);
+        assertTrue(run("variant wa-shogi-drop").contains(") 11x11+16_chu "), "16 piece types in hand");
+        String mini = run("variant minishogi");
+        assertTrue(mini.startsWith("setup (P.BR.S...G.+.++.+Kp.br.s...g.+.++.+k) 5x5+5_shogi rbsgk/4p/5/P4/KGSBR"), mini);
+        assertEquals("", run("variant normal") + run("variant shogi"), "XBoard knows chess and shogi itself");
     }
 }

@@ -9,9 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Loaded from {@code /koma/rules/<id>.rules} by {@link RuleSetLoader}; the move tables are compiled once.
  */
 public final class RuleSet {
-    /** The six built-in rule sets (RULES.md 9.1). */
-    public static final List<String> IDS = List.of("chess", "shogi", "washogi", "washogi-drops", "shodo",
-            "shodo-deathmatch");
+    /** The built-in rule sets in display order, as listed in {@code /koma/rules/index}. */
+    public static final List<String> IDS = RuleSetLoader.builtinIds();
 
     /** How promotion is offered: on arrival in the zone (chess, Shodo) or on any move touching it (shogi). */
     public enum PromotionTrigger { ARRIVAL, TOUCH }
@@ -53,6 +52,8 @@ public final class RuleSet {
     public final Promotion promotion;
     public final boolean drops;
     public final EndRules endRules;
+    /** How it is shown, written and named (family, notations, records, names in other programs, kanji). */
+    public final Conventions conventions;
     /** Index of the royal type, or -1 (deathmatch). */
     public final int royalType;
     final MoveTables tables;
@@ -60,7 +61,7 @@ public final class RuleSet {
     final Bitboards bitboards;
 
     RuleSet(String id, String name, Geometry geometry, List<PieceType> pieces, String startFen, boolean sfen,
-            boolean castling, Promotion promotion, boolean drops, EndRules endRules) {
+            boolean castling, Promotion promotion, boolean drops, EndRules endRules, Conventions conventions) {
         this.id = id;
         this.name = name;
         this.geometry = geometry;
@@ -71,6 +72,7 @@ public final class RuleSet {
         this.promotion = promotion;
         this.drops = drops;
         this.endRules = endRules;
+        this.conventions = conventions;
         int royal = -1;
         for (PieceType p : pieces) {
             if (p.royal()) {
@@ -88,6 +90,50 @@ public final class RuleSet {
             throw new IllegalArgumentException("unknown rule set '" + id + "'; known: " + String.join(", ", IDS));
         }
         return CACHE.computeIfAbsent(id, RuleSetLoader::loadBuiltin);
+    }
+
+    /** The built-in rule set known to other programs (XBoard, UCI_Variant, Fairy-Stockfish) by this name, or null. */
+    public static RuleSet byExternalName(String name) {
+        for (String id : IDS) {
+            RuleSet rs = of(id);
+            Conventions c = rs.conventions;
+            if (id.equals(name) || name.equals(c.xboard()) || c.xboardAliases().contains(name)
+                    || name.equals(c.uciVariant()) || name.equals(c.fairyStockfish())) {
+                return rs;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The default rule set: the first of the index (chess). A PGN game without a Variant tag, a UCI or XBoard engine
+     * before it is told a variant and the command line without --variant use it.
+     */
+    public static RuleSet standard() {
+        return of(IDS.get(0));
+    }
+
+    /**
+     * The rule set an engine speaking this protocol ({@code uci}, {@code usi}, {@code xboard}) plays before it is
+     * told a variant: the first built-in one whose definition lists the protocol (chess for UCI, shogi for USI).
+     */
+    public static RuleSet defaultFor(String protocol) {
+        for (String id : IDS) {
+            if (of(id).conventions.protocols().contains(protocol)) {
+                return of(id);
+            }
+        }
+        throw new IllegalArgumentException("no built-in rule set is spoken over " + protocol);
+    }
+
+    /** The first built-in rule set whose definition lists this record format ({@code kif}, {@code csa}). */
+    public static RuleSet withRecords(String format) {
+        for (String id : IDS) {
+            if (of(id).conventions.records().contains(format)) {
+                return of(id);
+            }
+        }
+        throw new IllegalArgumentException("no built-in rule set is written in " + format);
     }
 
     public int pieceCount() {

@@ -17,9 +17,16 @@ import java.util.Set;
 public final class RuleSetLoader {
     private static final Set<String> TOP_KEYS = Set.of("id", "name", "board", "start", "notation", "castling",
             "promotion-zone", "promotion-trigger", "drops", "stalemate", "repetition", "move-rule", "material",
-            "extinction", "impasse");
+            "extinction", "impasse", "family", "move-style", "protocols", "notations", "records", "piece-sets",
+            "piece-names", "xboard", "xboard-aliases", "xboard-native", "xboard-pieces", "xboard-parent", "uci-variant", "fairy-stockfish", "lishogi");
     private static final Set<String> PIECE_KEYS = Set.of("letter", "betza", "promotes", "forced", "royal", "pawn",
-            "drop", "points");
+            "drop", "points", "kanji", "kanji-board", "kanji-second", "csa");
+    /** The values each list-valued convention key accepts. */
+    private static final Map<String, Set<String>> CONVENTION_VALUES = Map.of(
+            "protocols", Set.of("uci", "usi", "xboard"),
+            "notations", Set.of("san", "western", "japanese-jsa", "japanese-names"),
+            "records", Set.of("pgn", "kif", "csa"),
+            "piece-sets", Set.of("figures", "kanji", "international"));
 
     /** A definition file that cannot be used, with the place and reason. */
     public static final class DefinitionException extends RuntimeException {
@@ -32,6 +39,25 @@ public final class RuleSetLoader {
     }
 
     private RuleSetLoader() {
+    }
+
+    /** The ids listed in {@code /koma/rules/index} ('#' comments, one id a line). */
+    static List<String> builtinIds() {
+        try (InputStream in = RuleSetLoader.class.getResourceAsStream("/koma/rules/index")) {
+            if (in == null) {
+                throw new DefinitionException("index", 0, null, "resource /koma/rules/index not found");
+            }
+            List<String> ids = new ArrayList<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\r?\n")) {
+                String l = line.replaceAll("#.*", "").strip();
+                if (!l.isEmpty()) {
+                    ids.add(l);
+                }
+            }
+            return List.copyOf(ids);
+        } catch (IOException e) {
+            throw new DefinitionException("index", 0, null, "cannot read: " + e.getMessage());
+        }
     }
 
     static RuleSet loadBuiltin(String id) {
@@ -274,7 +300,7 @@ public final class RuleSetLoader {
         RuleSet rs;
         try {
             rs = new RuleSet(id, name, geometry, pieces, top.get("start").value(), notation.equals("sfen"), castling,
-                    new RuleSet.Promotion(zone, trigger), drops, end);
+                    new RuleSet.Promotion(zone, trigger), drops, end, conventions(file, id, top, names, maps));
         } catch (IllegalArgumentException e) {
             throw new DefinitionException(file, 0, null, e.getMessage());
         }
@@ -284,6 +310,70 @@ public final class RuleSetLoader {
             throw new DefinitionException(file, top.get("start").line(), "start", e.getMessage());
         }
         return rs;
+    }
+
+    /** The display and naming keys ({@link Conventions}); every value is checked against the ones the code knows. */
+    private static Conventions conventions(String file, String id, Map<String, Entry> top, List<String> names,
+                                           List<Map<String, Entry>> maps) {
+        String family = oneOf(file, top, "family", "chess", Set.of("chess", "shogi"));
+        Conventions.Family fam = Conventions.Family.valueOf(family.toUpperCase(java.util.Locale.ROOT));
+        String moveStyle = oneOf(file, top, "move-style", "uci", Set.of("uci", "usi"));
+        Map<String, Conventions.Kanji> kanji = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            Map<String, Entry> m = maps.get(i);
+            Entry k = m.get("kanji");
+            if (k == null) {
+                for (String key : List.of("kanji-board", "kanji-second", "csa")) {
+                    if (m.containsKey(key)) {
+                        throw new DefinitionException(file, m.get(key).line(), key, "piece '" + names.get(i)
+                                + "' has '" + key + "' but no 'kanji'");
+                    }
+                }
+                continue;
+            }
+            Entry csa = m.get("csa");
+            if (csa != null && !csa.value().matches("[A-Z]{2}")) {
+                throw new DefinitionException(file, csa.line(), "csa", "expected two upper-case letters, got '"
+                        + csa.value() + "'");
+            }
+            kanji.put(m.get("letter").value(), new Conventions.Kanji(k.value(), get(m, "kanji-board", k.value()),
+                    get(m, "kanji-second", null), csa == null ? null : csa.value()));
+        }
+        Conventions c = new Conventions(fam, moveStyle, list(file, top, "protocols", "uci, xboard"),
+                list(file, top, "notations", family.equals("chess") ? "san" : "western"),
+                list(file, top, "records", "pgn"),
+                list(file, top, "piece-sets", family.equals("chess") ? "figures" : "kanji, international"),
+                get(top, "piece-names", null), get(top, "xboard", id),
+                List.of(get(top, "xboard-aliases", "").split("[,\\s]+")).stream().filter(x -> !x.isEmpty()).toList(),
+                bool(file, top, "xboard-native"), get(top, "xboard-pieces", null), get(top, "xboard-parent", "fairy"),
+                get(top, "uci-variant", null), get(top, "fairy-stockfish", null),
+                get(top, "lishogi", null), java.util.Collections.unmodifiableMap(kanji));
+        if ((c.japanese() || c.records().contains("kif") || c.records().contains("csa")) && kanji.isEmpty()) {
+            throw new DefinitionException(file, top.get("notations") != null ? top.get("notations").line() : 0,
+                    "notations", "Japanese notation, KIF and CSA need each piece's 'kanji'");
+        }
+        return c;
+    }
+
+    private static String oneOf(String file, Map<String, Entry> m, String key, String dflt, Set<String> allowed) {
+        String v = get(m, key, dflt);
+        if (!allowed.contains(v)) {
+            throw new DefinitionException(file, m.get(key).line(), key, "expected one of " + new java.util.TreeSet<>(allowed)
+                    + ", got '" + v + "'");
+        }
+        return v;
+    }
+
+    private static List<String> list(String file, Map<String, Entry> m, String key, String dflt) {
+        List<String> out = new ArrayList<>();
+        for (String v : get(m, key, dflt).split("[,\\s]+")) {
+            if (!CONVENTION_VALUES.get(key).contains(v)) {
+                throw new DefinitionException(file, m.get(key).line(), key, "unknown value '" + v + "'; expected some of "
+                        + new java.util.TreeSet<>(CONVENTION_VALUES.get(key)));
+            }
+            out.add(v);
+        }
+        return List.copyOf(out);
     }
 
     private static RuleSet.Repetition parseRepetition(String file, Entry e) {

@@ -68,7 +68,8 @@ class PerftSuiteTest {
     static Position position(Case c) {
         RuleSet rs = RuleSet.of(c.variant());
         Position p = c.fen().equals("startpos") ? Position.start(rs) : Position.fromFen(rs, c.fen());
-        MoveNotation.Style style = c.variant().equals("shogi") ? MoveNotation.Style.USI : MoveNotation.Style.UCI;
+        MoveNotation.Style style = rs.conventions.moveStyle().equals("usi") ? MoveNotation.Style.USI
+                : MoveNotation.Style.UCI;
         for (String m : c.moves()) {
             p.doMove(MoveNotation.parse(p, m, style));
         }

@@ -542,9 +542,9 @@ final class BotApi {
 
     // ---- moves in the rule set's own strings ----
 
-    /** How a rule set writes moves (RULES.md 9.3): USI for shogi, UCI otherwise. */
+    /** How a rule set writes moves (RULES.md 9.3, its definition's move style): USI for shogi, UCI otherwise. */
     static MoveNotation.Style style(RuleSet rules) {
-        return rules.id.equals("shogi") ? MoveNotation.Style.USI : MoveNotation.Style.UCI;
+        return rules.conventions.moveStyle().equals("usi") ? MoveNotation.Style.USI : MoveNotation.Style.UCI;
     }
 
     private static String moveText(GameSnapshot g, int i) {
@@ -607,7 +607,7 @@ final class BotApi {
     private static Challenges.Terms terms(Context ctx) {
         String v = param(ctx, "variant");
         if (v == null || v.equals("standard")) {
-            v = "chess"; // lichess's default and its name for chess
+            v = RuleSet.standard().id; // lichess's default and its name for chess
         }
         if (!RuleSet.IDS.contains(v)) {
             throw ApiException.badRequest("variant: unknown rule set '" + v + "'; known: " + String.join(", ", RuleSet.IDS));

@@ -38,8 +38,9 @@ final class Export {
     }
 
     private static String shogiOnly(GameSnapshot s, String format, java.util.function.Supplier<String> f) {
-        if (!s.rules().id.equals("shogi")) {
-            throw GameError.invalid("format: " + format + " is for shogi only, this game is " + s.rules().id);
+        if (!s.rules().conventions.records().contains(format)) {
+            throw GameError.invalid("format: " + format + " is not written for " + s.rules().id + " (its formats: "
+                    + String.join(", ", s.rules().conventions.records()) + ", fen)");
         }
         return f.get();
     }

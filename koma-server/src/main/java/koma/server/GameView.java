@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import koma.rules.Conventions;
 import koma.rules.notation.Pgn;
 import koma.rules.notation.ShogiNotation;
 import koma.rules.Move;
@@ -195,6 +196,7 @@ final class GameView {
         claims.put("draw", rs.endRules.repetition().claimAt() > 0 || rs.endRules.moveRule().claimPlies() > 0);
         claims.put("impasse", rs.endRules.impasse().count24());
         out.put("claims", claims);
+        conventions(rs, out);
         List<Map<String, Object>> pieces = new ArrayList<>();
         for (PieceType pt : rs.pieces) {
             Map<String, Object> e = new LinkedHashMap<>();
@@ -224,10 +226,39 @@ final class GameView {
                 moves.add(m);
             }
             e.put("moves", moves);
+            Conventions.Kanji k = rs.conventions.kanjiOf(pt.letter());
+            if (k != null) {
+                Map<String, Object> kj = new LinkedHashMap<>();
+                kj.put("name", k.name());
+                kj.put("board", k.board());
+                kj.put("second", k.second());
+                e.put("kanji", kj);
+            }
             pieces.add(e);
         }
         out.put("pieces", pieces);
         return out;
+    }
+
+    /**
+     * How the page shows and names a rule set, from its definition ({@link Conventions}): the board's family, whether
+     * positions are SFEN, the readable notations, record formats and piece sets, the translation family of the piece
+     * names, and the names other programs use.
+     */
+    private static void conventions(RuleSet rs, Map<String, Object> out) {
+        Conventions c = rs.conventions;
+        out.put("family", c.family().key());
+        out.put("sfen", rs.sfen);
+        out.put("notations", c.notations());
+        out.put("records", c.records());
+        out.put("pieceSets", c.pieceSets());
+        out.put("pieceNames", c.pieceNames());
+        Map<String, Object> names = new LinkedHashMap<>();
+        names.put("xboard", c.xboard());
+        names.put("uciVariant", c.uciVariant());
+        names.put("fairyStockfish", c.fairyStockfish());
+        names.put("lishogi", c.lishogi());
+        out.put("externalNames", names);
     }
 
     /** The rule-set list of {@code GET /api/variants}. */
@@ -241,6 +272,7 @@ final class GameView {
             e.put("files", rs.geometry.files);
             e.put("ranks", rs.geometry.ranks);
             e.put("drops", rs.drops);
+            conventions(rs, e);
             out.add(e);
         }
         return out;

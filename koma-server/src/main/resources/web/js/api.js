@@ -57,10 +57,17 @@ export function variants() {
   return variantList;
 }
 
-/** Rule-set ids in display order (RULES.md 9.1). */
-export const VARIANT_IDS = ['chess', 'shogi', 'washogi', 'washogi-drops', 'shodo', 'shodo-deathmatch'];
+/**
+ * The rule sets as the server defines them (GET /api/variants, read once while this module loads: every page
+ * needs them): what differs between rule sets comes from their definitions, never from ids written here.
+ */
+const VARIANT_LIST = await variants().catch(() => []);
 
-/** True for the shogi family (kanji pieces, rotated second player, hands). */
+/** Rule-set ids in display order (RULES.md 9.1), from the server. */
+export const VARIANT_IDS = VARIANT_LIST.map((v) => v.id);
+
+/** True for the shogi family (kanji pieces, rotated second player, hands): the rule set's declared family. */
 export function isShogiFamily(id) {
-  return id === 'shogi' || id === 'washogi' || id === 'washogi-drops';
+  const v = VARIANT_LIST.find((x) => x.id === id);
+  return !!v && v.family === 'shogi';
 }

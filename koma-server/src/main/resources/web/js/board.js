@@ -2,10 +2,10 @@
 // drop, drops from hand) against the game's legalMoves; a promotion choice when a move has variants.
 // Built with DOM calls (js/dom.js), never from markup.
 
-import { pieceGroup, pieceSvg } from './pieces.js';
+import { pieceGroup, pieceSvg, localPieceName } from './pieces.js';
 import { h, svg, clear } from './dom.js';
 import { squareName, squareIndex, parseMove } from './fen.js';
-import { t, pieceName } from './i18n.js';
+import { t } from './i18n.js';
 
 const SQ = 100;
 const MARGIN = 34;
@@ -68,7 +68,7 @@ export class BoardView {
   pieceOpts(letter, side) {
     const rotate = this.family === 'shogi' && ((side === 'second') !== this.opts.flipped);
     return {
-      variant: this.variant.id, family: this.family, set: this.opts.pieceSet, letter, side, rotate,
+      family: this.family, set: this.opts.pieceSet, letter, side, rotate,
       info: this.info.get(letter),
     };
   }
@@ -200,7 +200,7 @@ export class BoardView {
       const sel = this.selected && this.selected.drop && this.selected.piece === l && canDrop;
       const info = this.info.get(l);
       out.push(h('button', { type: 'button', class: 'hand-piece' + (sel ? ' selected' : ''), 'data-hand': l, 'data-side': side,
-        disabled: !canDrop, title: info ? pieceName(info.name, this.family) : l },
+        disabled: !canDrop, title: info ? localPieceName(info, this.variant) : l },
       pieceSvg(this.pieceOpts(l, side), 46), h('span', { class: 'count' }, hand[l])));
     }
     return out;
@@ -313,7 +313,7 @@ export class BoardView {
       // a choice of piece (the chess pawn) is named by the piece; shogi's '+' by promoting or not
       const info = suf && suf !== '+' ? this.info.get(letter) : null;
       let label;
-      if (info) label = pieceName(info.name, this.family);
+      if (info) label = localPieceName(info, this.variant);
       else label = suf ? t('promo.promote') : t('promo.keep');
       return h('button', { type: 'button', class: 'promo-option', 'data-promo': suf || '=', 'data-move': m, title: label,
         'aria-label': label, onclick: () => this.play(m) }, pieceSvg(this.pieceOpts(letter, side), 64), h('span', null, label));

@@ -262,9 +262,9 @@ export class GamePage {
     q('#chat-send').textContent = t('chat.send');
     q('#chat-input').setAttribute('placeholder', t('chat.placeholder'));
     // KIF and CSA are defined for shogi only; Wa shogi records are PGN with UCI moves (README, Game records)
-    const formats = this.variant.id === 'shogi' ? ['kif', 'csa', 'fen'] : ['pgn', 'fen'];
+    const formats = [...this.variant.records, 'fen'];
     clear(q('#export-buttons'), formats.map((f, i) => [i ? ' ' : null,
-      h('button', { type: 'button', 'data-export': f }, f === 'fen' ? (this.variant.id === 'shogi' ? 'SFEN' : 'FEN') : f.toUpperCase())]));
+      h('button', { type: 'button', 'data-export': f }, f === 'fen' ? (this.variant.sfen ? 'SFEN' : 'FEN') : f.toUpperCase())]));
   }
 
   relabel() {
@@ -493,7 +493,7 @@ export class GamePage {
     } else {
       const fen = p === 0 ? g.initialFen : g.moves[p - 1].fen;
       try {
-        ({ board, hands, sideToMove: side } = parseFen(fen, this.variant.files, this.variant.ranks, this.variant.id === 'shogi'));
+        ({ board, hands, sideToMove: side } = parseFen(fen, this.variant.files, this.variant.ranks, this.variant.sfen));
       } catch (e) {
         this.showError(e.message);
         return;
@@ -788,7 +788,7 @@ export class GamePage {
   firstMovesAtStart() {
     if (this.firstAtStart === undefined) {
       try {
-        this.firstAtStart = parseFen(this.game.initialFen, this.variant.files, this.variant.ranks, this.variant.id === 'shogi').sideToMove === 'first';
+        this.firstAtStart = parseFen(this.game.initialFen, this.variant.files, this.variant.ranks, this.variant.sfen).sideToMove === 'first';
       } catch (e) {
         this.firstAtStart = true;
       }

@@ -39,7 +39,7 @@ export function applyEvent(game, ev, variant) {
   const changed = {};
   if (ev.type === 'move') {
     if (ev.ply !== game.ply + 1) throw new Error('move event for ply ' + ev.ply + ' after ply ' + game.ply);
-    const pos = parseFen(ev.fen, variant.files, variant.ranks, variant.id === 'shogi');
+    const pos = parseFen(ev.fen, variant.files, variant.ranks, variant.sfen);
     game.moves.push({ move: ev.move, san: ev.san ?? null, western: ev.western ?? null, japanese: ev.japanese ?? null, fen: ev.fen });
     game.ply = ev.ply;
     game.fen = ev.fen;
@@ -78,7 +78,7 @@ export function applyEvent(game, ev, variant) {
   } else if (ev.type === 'takeback') {
     // moves taken back: the list is cut to ev.ply and the position is that of ev.fen
     if (!(ev.ply >= 0 && ev.ply <= game.ply)) throw new Error('takeback to ply ' + ev.ply + ' at ply ' + game.ply);
-    const pos = parseFen(ev.fen, variant.files, variant.ranks, variant.id === 'shogi');
+    const pos = parseFen(ev.fen, variant.files, variant.ranks, variant.sfen);
     game.moves = game.moves.slice(0, ev.ply);
     game.ply = ev.ply;
     game.fen = ev.fen;

@@ -17,7 +17,7 @@ export class NewGamePage {
   }
 
   render() {
-    const v = this.values || { variant: 'chess', mode: 'computer', level: 3, color: 'first', clock: 'none',
+    const v = this.values || { variant: VARIANT_IDS[0], mode: 'computer', level: 3, color: 'first', clock: 'none',
       minutes: 5, increment: 3, byoMinutes: 10, byoSeconds: 30, periods: 1, days: '3', fen: '', record: '' };
     const opt = (val, cur, label) => h('option', { value: val, selected: val === cur }, label);
     const radio = (name, val, cur, label) => h('label', { class: 'radio' },

@@ -3,30 +3,35 @@
 // Everything is built as SVG elements (js/dom.js), never as markup.
 
 import { svg } from './dom.js';
+import { t, pieceName } from './i18n.js';
 
-/** Shogi: one kanji per piece, as on printed diagrams. The first player's king is 玉, the second's 王. */
-const SHOGI_KANJI = {
-  K: '玉', R: '飛', B: '角', G: '金', S: '銀', N: '桂', L: '香', P: '歩',
-  '+R': '龍', '+B': '馬', '+S': '全', '+N': '圭', '+L': '杏', '+P': 'と',
-};
-
-/** Wa shogi: the two-kanji names of RULES.md 3.3 (front and promoted side). */
-const WA_KANJI = {
-  K: '鶴玉', E: '雲鷲', X: '隠狐', F: '飛鷹', S: '燕羽', R: '走兎', W: '猛狼', V: '猛鹿', G: '鳫飛',
-  C: '鶏飛', U: '烏行', L: '鴟行', D: '盲犬', M: '登猿', H: '風馬', O: '牛車', P: '萑歩',
-  '+F': '鷙鷹', '+S': '燕行', '+R': '隠狐', '+W': '熊眼', '+V': '行猪', '+G': '燕羽', '+C': '延鷹',
-  '+U': '飛鷹', '+L': '雲鷲', '+D': '猛狼', '+M': '猛鹿', '+H': '天馬', '+O': '歬牛', '+P': '金鳥',
-};
+/**
+ * A piece's name in the page's language. A rule set with a translation family (its pieceNames: shogi's 歩兵,
+ * 角行...) and languages that do not name pieces by their kanji use the translations (i18n piece.NAME); in a
+ * language whose translations say so (ja.json: piece.byKanji = true) the other rule sets' pieces are called by the
+ * kanji their definition gives, and a promoted piece that takes another piece's name says which piece it was
+ * (隠狐（成走兎）).
+ * p: the piece's entry of GET /api/variants/{id}; v: that answer.
+ */
+export function localPieceName(p, v) {
+  if (v.pieceNames || !p.kanji || t('piece.byKanji') !== 'true') return pieceName(p.name, v.pieceNames);
+  const base = p.promoted ? v.pieces.find((q) => q.letter === p.letter.slice(1)) : null;
+  const same = base && base.kanji && v.pieces.some((q) => !q.promoted && q.kanji && q.kanji.name === p.kanji.name);
+  return same ? p.kanji.name + '（成' + base.kanji.name + '）' : p.kanji.name;
+}
 
 /** Chess figures (the filled glyphs, coloured by side; U+FE0E asks for text presentation). */
 const CHESS_GLYPH = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E', P: '\u265F' };
 
-export function kanjiOf(variant, letter, side) {
-  if (variant === 'shogi') {
-    if (letter === 'K' && side === 'second') return '王';
-    return SHOGI_KANJI[letter] || letter;
-  }
-  return WA_KANJI[letter] || letter;
+/**
+ * The kanji drawn on a piece, from its entry of GET /api/variants/{id} (the rule set's definition): one or two
+ * characters, the second player's own name where the rule set has one (王 for the shogi king); the letter when the
+ * rule set gives no kanji.
+ */
+export function kanjiOf(info, letter, side) {
+  const k = info && info.kanji;
+  if (!k) return letter.replace('+', '');
+  return (side === 'second' && k.second) || k.board || k.name;
 }
 
 /** The pentagon of a shogi piece, pointing up; smaller for pawns. */
@@ -84,11 +89,11 @@ export function moveDiagram(moves, cx, cy, unit, maxReach) {
 
 /**
  * The SVG group (100x100 box) of one piece.
- * opts: {variant, family: 'chess'|'shogi', set: 'kanji'|'international', letter, side, rotate, info}
- * info is the piece's entry of GET /api/variants/{id} (its moves), needed by the international set.
+ * opts: {family: 'chess'|'shogi', set: 'kanji'|'international', letter, side, rotate, info}
+ * info is the piece's entry of GET /api/variants/{id}: its moves (the international set) and its kanji.
  */
 export function pieceGroup(opts) {
-  const { variant, family, set, letter, side, rotate, info } = opts;
+  const { family, set, letter, side, rotate, info } = opts;
   const promoted = letter.startsWith('+');
   if (family === 'chess') {
     const g = CHESS_GLYPH[letter.replace('+', '')] || letter;
@@ -102,7 +107,7 @@ export function pieceGroup(opts) {
     inner.push(svg('g', { class: 'diagram' + pro }, moveDiagram(info ? info.moves : [], 50, 58, 17, 38)));
     inner.push(svg('text', { x: 50, y: 64, class: 'intl-letter' + pro }, letter.replace('+', '')));
   } else {
-    const k = kanjiOf(variant, letter, side);
+    const k = kanjiOf(info, letter, side);
     if (k.length === 1) {
       inner.push(svg('text', { x: 50, y: 62, class: 'kanji k1' + pro }, k));
     } else {

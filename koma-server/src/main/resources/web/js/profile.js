@@ -78,7 +78,7 @@ export class ProfilePage {
       clear(this.root, h('p', { class: 'error' }, e.message));
       return;
     }
-    this.chartVariant = this.user.ratings.length ? this.user.ratings[0].variant : 'chess';
+    this.chartVariant = this.user.ratings.length ? this.user.ratings[0].variant : VARIANT_IDS[0];
     this.render();
   }
 
@@ -118,7 +118,7 @@ export class ProfilePage {
     const status = h('p', { class: 'muted', id: 'challenge-status', role: 'status' });
     const f = h('form', { id: 'challenge-form', class: 'challenge-form', novalidate: true },
       h('label', { class: 'form-row' }, h('span', null, t('new.variant')),
-        h('select', { name: 'variant', id: 'ch-variant' }, VARIANT_IDS.map((v) => opt(v, t('variant.' + v), 'chess')))),
+        h('select', { name: 'variant', id: 'ch-variant' }, VARIANT_IDS.map((v) => opt(v, t('variant.' + v), VARIANT_IDS[0])))),
       h('label', { class: 'form-row' }, h('span', null, t('lobby.clock')),
         h('input', { name: 'clock', id: 'ch-clock', value: '5+3', size: 7 }), h('small', { class: 'muted' }, t('lobby.clockHint'))),
       h('label', { class: 'form-row' }, h('span', null, t('lobby.color')),

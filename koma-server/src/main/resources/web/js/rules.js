@@ -1,9 +1,9 @@
 // The rules page of one rule set: board facts and every piece (promoted too) with its moves drawn on a
 // small board from the diagram data of GET /api/variants/{id}.
 
-import { variantInfo, isShogiFamily } from './api.js';
-import { t, pieceName } from './i18n.js';
-import { moveDiagram, pieceGroup, pieceSvg } from './pieces.js';
+import { variantInfo } from './api.js';
+import { t } from './i18n.js';
+import { moveDiagram, pieceGroup, pieceSvg, localPieceName } from './pieces.js';
 import { h, svg, clear } from './dom.js';
 
 const CELL = 24;
@@ -57,7 +57,7 @@ export class RulesPage {
       return;
     }
     this.v = v;
-    const family = isShogiFamily(v.id) ? 'shogi' : 'chess';
+    const family = v.family;
     const reach = diagramReach(v.pieces);
     const byLetter = new Map(v.pieces.map((p) => [p.letter, p]));
     const dot = (cls, r = 4) => icon(svg('circle', { class: 'mv ' + cls, cx: 10, cy: 10, r }));
@@ -70,16 +70,16 @@ export class RulesPage {
       [dot('mv-move mv-step mv-initial'), 'rules.legend.initial'],
     ].flatMap(([i, k], n) => [n ? ' ' : null, h('span', { class: 'lg-item' }, i, ' ' + t(k))]);
     const cards = v.pieces.map((p) => {
-      const optsK = { variant: v.id, family, set: 'kanji', letter: p.letter, side: 'first', rotate: false, info: p };
+      const optsK = { family, set: 'kanji', letter: p.letter, side: 'first', rotate: false, info: p };
       const optsI = { ...optsK, set: 'international' };
       const promos = (Array.isArray(p.promotesTo) ? p.promotesTo : p.promotesTo ? [p.promotesTo] : [])
         .map((l) => byLetter.get(l) || byLetter.get(l.toUpperCase())).filter(Boolean);
       return h('article', { class: 'piece-card' + (p.promoted ? ' promoted' : ''), 'data-letter': p.letter },
-        h('h2', null, pieceName(p.name, family) + ' ', h('span', { class: 'letter' }, p.letter)),
+        h('h2', null, localPieceName(p, v) + ' ', h('span', { class: 'letter' }, p.letter)),
         h('div', { class: 'card-body' }, diagramSvg(p, pieceGroup(optsK), reach),
-          h('div', { class: 'card-side' }, pieceSvg(optsK, 54), family === 'shogi' ? pieceSvg(optsI, 54) : null,
+          h('div', { class: 'card-side' }, pieceSvg(optsK, 54), v.pieceSets.includes('international') ? pieceSvg(optsI, 54) : null,
             h('details', { class: 'betza' }, h('summary', { title: t('rules.betzaTitle') }, 'Betza'), h('code', null, p.betza)),
-            promos.length ? h('div', { class: 'promotes' }, t('rules.promotesTo', { name: promos.map((q) => pieceName(q.name, family)).join(', ') })) : null,
+            promos.length ? h('div', { class: 'promotes' }, t('rules.promotesTo', { name: promos.map((q) => localPieceName(q, v)).join(', ') })) : null,
             p.royal ? h('div', { class: 'royal' }, t('rules.royal')) : null)));
     });
     clear(this.root, h('section', { class: 'rules-page', 'data-variant': v.id },
@@ -99,7 +99,7 @@ export class RulesPage {
   ruleList(v, family) {
     const items = [];
     for (const p of v.pieces) {
-      const name = pieceName(p.name, family);
+      const name = localPieceName(p, v);
       if (p.forcedRanks > 0) {
         const key = (v.drops ? 'rules.forcedDrop' : 'rules.forced') + (p.forcedRanks === 1 ? '1' : '');
         items.push(['forced', t(key, { name, n: p.forcedRanks })]);

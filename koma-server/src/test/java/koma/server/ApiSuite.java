@@ -56,8 +56,27 @@ abstract class ApiSuite {
     void variantsCarryPieceDiagramsFromBetza() {
         Api a = client();
         JsonNode list = a.get("/api/variants").json();
-        assertEquals(6, list.size());
+        assertEquals(7, list.size(), "RULES.md's six rule sets and minishogi");
         JsonNode shogi = a.get("/api/variants/shogi").json();
+        // what the page shows comes from the definitions (shogi.rules, minishogi.rules, chess.rules)
+        assertEquals("shogi", shogi.get("family").asText());
+        assertTrue(shogi.get("sfen").asBoolean());
+        assertEquals(List.of("pgn", "kif", "csa"), strings(shogi.get("records")));
+        assertEquals(List.of("western", "japanese-jsa"), strings(shogi.get("notations")));
+        assertEquals("王", piece(shogi, "K").get("kanji").get("second").asText());
+        assertEquals("全", piece(shogi, "+S").get("kanji").get("board").asText());
+        assertEquals("成銀", piece(shogi, "+S").get("kanji").get("name").asText());
+        JsonNode mini = a.get("/api/variants/minishogi").json();
+        assertEquals(5, mini.get("files").asInt());
+        assertTrue(mini.get("drops").asBoolean());
+        assertEquals("shogi", mini.get("family").asText());
+        assertEquals("minishogi", mini.get("externalNames").get("fairyStockfish").asText());
+        assertEquals(List.of("pgn"), strings(mini.get("records")));
+        JsonNode chessV = a.get("/api/variants/chess").json();
+        assertEquals("chess", chessV.get("family").asText());
+        assertEquals(List.of("san"), strings(chessV.get("notations")));
+        assertEquals("normal", chessV.get("externalNames").get("xboard").asText());
+        assertTrue(piece(chessV, "K").get("kanji") == null, "chess pieces have no kanji");
         // the claims come from each rule set's end rules: chess's claimable repetition and 50-move rule, shogi's
         // impasse count, none in Wa shogi (automatic fourfold repetition) or Shodo (automatic threefold)
         assertTrue(a.get("/api/variants/chess").json().get("claims").get("draw").asBoolean());
@@ -86,6 +105,13 @@ abstract class ApiSuite {
         assertTrue(hasMove(knight, 1, 2, 1, "both", true));
         assertTrue(hasMove(piece(chess, "R"), 0, 1, 0, "both", false), "a rook slides without limit (range 0)");
         assertEquals(404, a.get("/api/variants/xiangqi").status());
+    }
+
+    /** The strings of a JSON array. */
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new java.util.ArrayList<>();
+        array.forEach(e -> out.add(e.asText()));
+        return out;
     }
 
     private static JsonNode piece(JsonNode variant, String letter) {

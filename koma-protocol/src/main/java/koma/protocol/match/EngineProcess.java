@@ -164,6 +164,39 @@ abstract class EngineProcess {
         }
     }
 
+    /** After a timeout: how long to wait for the move that asking the engine to move now should produce. */
+    public static final long STOP_GRACE_MS = 1_000;
+
+    /** A request to the engine that may fail to be written. */
+    interface Request {
+        void send() throws EngineException;
+    }
+
+    /**
+     * After a timeout (UCI's {@code stop}, XBoard's {@code ?}): sends {@code moveNow}, then waits up to
+     * {@link #STOP_GRACE_MS} for the move it should produce, a line {@code isMove} accepts; no move by then, or the
+     * end of output, marks the engine unhealthy. Returns true when the move came (false too when the request could
+     * not be written: the engine is gone, which the next request reports).
+     */
+    boolean stopAfterTimeout(Request moveNow, java.util.function.Predicate<String> isMove) {
+        try {
+            moveNow.send();
+        } catch (EngineException e) {
+            return false;
+        }
+        long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000;
+        while (true) {
+            Line l = next(deadline);
+            if (l == null || l == EOF) {
+                healthy = false;
+                return false;
+            }
+            if (isMove.test(l.text().strip())) {
+                return true;
+            }
+        }
+    }
+
     /** What an engine has reported while thinking: its last score (null for none) and depth. */
     static final class Progress {
         Score score;

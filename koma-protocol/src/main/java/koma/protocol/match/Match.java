@@ -53,8 +53,9 @@ public final class Match {
                 openings = List.of(Opening.start(rules));
             }
             openings = List.copyOf(openings);
-            if (kif != null && !rules.id.equals("shogi")) {
-                throw new IllegalArgumentException("--kif is for shogi only");
+            if (kif != null && !rules.conventions.records().contains("kif")) {
+                throw new IllegalArgumentException("--kif is not written for " + rules.id + " (its records: "
+                        + String.join(", ", rules.conventions.records()) + ")");
             }
             if (event == null) {
                 event = "Koma match";

@@ -26,8 +26,6 @@ import koma.rules.notation.MoveNotation;
 public final class UciClient extends EngineProcess implements EngineClient {
     public static final long HANDSHAKE_TIMEOUT_MS = 15_000;
     public static final long READY_TIMEOUT_MS = 15_000;
-    /** After a timeout: how long to wait for the {@code bestmove} that {@code stop} should produce. */
-    public static final long STOP_GRACE_MS = 1_000;
     private final RuleSet rules;
     private final boolean usi;
     private final Set<String> advertised = new HashSet<>();
@@ -43,8 +41,8 @@ public final class UciClient extends EngineProcess implements EngineClient {
 
     /** Starts the process, does the handshake, sets the options and waits until the engine is ready. */
     public static UciClient start(EngineConfig config, RuleSet rules) throws EngineException {
-        if (config.protocol() == EngineConfig.Protocol.USI && !rules.sfen) {
-            throw new IllegalArgumentException("USI speaks shogi; use UCI for " + rules.id);
+        if (config.protocol() == EngineConfig.Protocol.USI && !rules.conventions.protocols().contains("usi")) {
+            throw new IllegalArgumentException("USI does not speak " + rules.id + "; use UCI");
         }
         UciClient c = new UciClient(config, rules, launch(config));
         return started(c, c::handshake);
@@ -85,16 +83,29 @@ public final class UciClient extends EngineProcess implements EngineClient {
             }
         }
         plusPromotions = !usi && engineName != null && engineName.startsWith("Fairy-Stockfish")
-                && rules.promotion.trigger() == RuleSet.PromotionTrigger.ARRIVAL && !rules.id.equals("chess");
+                && rules.promotion.trigger() == RuleSet.PromotionTrigger.ARRIVAL && singlePromotions(rules);
         boolean variantGiven = false;
         for (Map.Entry<String, String> o : config.options()) {
             setOption(o.getKey(), o.getValue());
             variantGiven |= o.getKey().equalsIgnoreCase("UCI_Variant");
         }
-        if (!variantGiven && (advertised.contains("uci_variant") || !rules.id.equals(usi ? "shogi" : "chess"))) {
-            setOption("UCI_Variant", rules.id);
+        if (!variantGiven && (advertised.contains("uci_variant") || rules != RuleSet.defaultFor(usi ? "usi" : "uci"))) {
+            setOption("UCI_Variant", rules.conventions.uciVariant() != null ? rules.conventions.uciVariant() : rules.id);
         }
         ready(READY_TIMEOUT_MS);
+    }
+
+    /**
+     * True when no piece may promote to more than one type (Shodo's knight becomes a queen): Fairy-Stockfish then
+     * writes a promotion with '+', where a choice (chess) needs the piece letter.
+     */
+    private static boolean singlePromotions(RuleSet rs) {
+        for (var pt : rs.pieces) {
+            if (pt.promotions().length > 1) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void setOption(String name, String value) throws EngineException {
@@ -211,22 +222,7 @@ public final class UciClient extends EngineProcess implements EngineClient {
 
     /** After a timeout: {@code stop}, and wait a little for the bestmove it should produce; else mark unhealthy. */
     private void stopAfterTimeout() {
-        try {
-            send("stop");
-        } catch (EngineException e) {
-            return;
-        }
-        long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000;
-        while (true) {
-            Line l = next(deadline);
-            if (l == null || l == EOF) {
-                healthy = false;
-                return;
-            }
-            if (l.text().strip().startsWith("bestmove")) {
-                return;
-            }
-        }
+        stopAfterTimeout(() -> send("stop"), text -> text.startsWith("bestmove"));
     }
 
     /**

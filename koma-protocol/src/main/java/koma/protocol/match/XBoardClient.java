@@ -29,19 +29,11 @@ import koma.rules.notation.MoveNotation;
 public final class XBoardClient extends EngineProcess implements EngineClient {
     public static final long FEATURE_TIMEOUT_MS = 3_000;
     public static final long PING_TIMEOUT_MS = 15_000;
-    /** After a timeout: how long to wait for the move that {@code ?} should produce. */
-    public static final long STOP_GRACE_MS = 1_000;
     private static final Pattern FEATURE = Pattern.compile("(\\w+)=(\"[^\"]*\"|\\S+)");
     /** GNU Shogi's first line, printed before it reads anything. */
     private static final Pattern GNU_SHOGI_BANNER = Pattern.compile("GNU Shogi \\d\\S*");
-    /** Names other engines use for Koma's rule sets, most common first. */
-    private static final Map<String, List<String>> VARIANT_NAMES = Map.of(
-            "chess", List.of("normal"),
-            "shogi", List.of("shogi"),
-            "washogi", List.of("wa-shogi", "washogi"),
-            "washogi-drops", List.of("wa-shogi-drop", "wa-shogi-drops", "washogi-drops"),
-            "shodo", List.of("shodo"),
-            "shodo-deathmatch", List.of("shodo-deathmatch", "shododm"));
+    /** XBoard's name of its default variant, chess, which needs no {@code variant} command. */
+    private static final String XBOARD_DEFAULT = "normal";
 
     private final RuleSet rules;
     private final Map<String, String> features = new HashMap<>();
@@ -191,25 +183,11 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
 
     /** After a timeout: ask for a move now, and wait a little for it; else mark the engine unhealthy. */
     private void moveNow() {
-        try {
-            dialect.interrupt();
-        } catch (EngineException e) {
-            return;
-        }
-        long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000;
-        while (true) {
-            Line l = next(deadline);
-            if (l == null || l == EOF) {
+        if (stopAfterTimeout(dialect::interrupt, dialect::isMove)) {
+            try {
+                send("force");
+            } catch (EngineException e) {
                 healthy = false;
-                return;
-            }
-            if (dialect.isMove(l.text().strip())) {
-                try {
-                    send("force");
-                } catch (EngineException e) {
-                    healthy = false;
-                }
-                return;
             }
         }
     }
@@ -316,9 +294,13 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
 
         /** The engine's name for the rule set, from its advertised variants; null for standard chess. */
         private String chooseVariant() throws EngineException {
-            List<String> names = VARIANT_NAMES.getOrDefault(rules.id, List.of(rules.id));
+            // the names other engines use for the rule set (its definition's XBoard name and aliases), then Koma's id
+            List<String> names = new ArrayList<>();
+            names.add(rules.conventions.xboard());
+            names.addAll(rules.conventions.xboardAliases());
+            names.add(rules.id);
             String advertised = features.get("variants");
-            if (rules.id.equals("chess")) {
+            if (rules.conventions.xboard().equals(XBOARD_DEFAULT)) {
                 return null;
             }
             if (advertised == null) {
@@ -508,8 +490,8 @@ public final class XBoardClient extends EngineProcess implements EngineClient {
 
         @Override
         void setUp() throws EngineException {
-            if (!rules.id.equals("shogi")) {
-                throw new EngineException(name() + " plays only shogi, not " + rules.id);
+            if (rules != RuleSet.defaultFor("usi")) {
+                throw new EngineException(name() + " plays only " + RuleSet.defaultFor("usi").id + ", not " + rules.id);
             }
             List<Map.Entry<String, String>> options = engineOptions();
             if (!options.isEmpty()) {

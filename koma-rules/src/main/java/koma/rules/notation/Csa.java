@@ -36,7 +36,7 @@ public final class Csa {
 
     /** The record as CSA V2.2 text, ending with a newline. */
     public static String format(GameRecord g) {
-        if (!g.variant().equals("shogi")) {
+        if (!g.variant().equals(ShogiNotation.KIFU_RULES.id)) {
             throw new NotationException("CSA", "written for shogi only, not " + g.variant());
         }
         RuleSet rs = g.ruleSet();

@@ -60,7 +60,7 @@ public final class Kif {
     }
 
     private static void requireShogi(String variant) {
-        if (!variant.equals("shogi")) {
+        if (!variant.equals(ShogiNotation.KIFU_RULES.id)) {
             throw new NotationException("KIF", "written for shogi only, not " + variant);
         }
     }

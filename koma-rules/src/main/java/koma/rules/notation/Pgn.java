@@ -36,7 +36,7 @@ public final class Pgn {
 
     /** Whether the rule set's movetext is SAN (promotion on arrival, no drops: chess, Shodo, deathmatch). */
     public static boolean usesSan(RuleSet rs) {
-        return rs.promotion.trigger() == RuleSet.PromotionTrigger.ARRIVAL && !rs.drops;
+        return rs.conventions.notations().contains("san");
     }
 
     /** The coordinate style of the movetext of a rule set that does not use SAN. */
@@ -52,7 +52,7 @@ public final class Pgn {
             tags.put(k, g.tags().getOrDefault(k, k.equals("Date") ? "????.??.??" : "?"));
         }
         tags.put("Result", g.result());
-        if (!rs.id.equals("chess")) {
+        if (rs != RuleSet.standard()) {
             tags.put("Variant", rs.id);
         }
         if (!g.fromStart()) {
@@ -311,9 +311,12 @@ public final class Pgn {
     }
 
     private static RuleSet ruleSet(Map<String, String> tags, int tagLine) {
-        String v = tags.getOrDefault("Variant", "chess").strip().toLowerCase();
+        String v = tags.getOrDefault("Variant", "").strip().toLowerCase();
         if (v.equals("standard") || v.isEmpty()) {
-            v = "chess";
+            return RuleSet.standard();
+        }
+        if (!RuleSet.IDS.contains(v) && RuleSet.byExternalName(v) != null) {
+            return RuleSet.byExternalName(v);
         }
         if (!RuleSet.IDS.contains(v)) {
             throw new NotationException("PGN tag 'Variant' (line " + tagLine + ")", "unknown rule set '" + tags.get("Variant")

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import koma.rules.Conventions;
 import koma.rules.Geometry;
 import koma.rules.Move;
 import koma.rules.PieceType;
@@ -36,7 +37,7 @@ import koma.rules.RuleSet;
  *   player's right ({@code １}..{@code １１}) and the rank from the top in kanji ({@code 一}..{@code 十一}), so
  *   {@code １１十一} is the first player's bottom-left corner; or {@code 同} (no space: every name has two kanji)
  *   for a move to the previous move's square; the piece's two-kanji name from RULES.md 3.3 ({@code 萑歩 隠狐 鶴玉},
- *   see {@link #WA_NAMES}), a promoted piece by its promoted name as the table gives it ({@code 金鳥 鷙鷹 燕行 熊眼
+ *   given by each piece's {@code kanji} in the definition file), a promoted piece by its promoted name as the table gives it ({@code 金鳥 鷙鷹 燕行 熊眼
  *   行猪 延鷹 天馬 歬牛}, and for the promotions "(move)" the other piece's name: a promoted running rabbit is
  *   {@code 隠狐}, a promoted swooping owl {@code 雲鷲}); {@code 成} for a promotion, {@code 不成} when one was
  *   possible and declined; {@code 打} for a drop when a board piece of the same name could also move there. When
@@ -50,40 +51,36 @@ public final class ShogiNotation {
     static final String[] KANJI_NUMBERS = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一",
             "十二", "十三", "十四", "十五", "十六", "十七", "十八"};
     /**
-     * The shogi pieces: SFEN letter, CSA code, Japanese move-text name, one-character board-diagram name; the first
-     * seven in the order hands are written (rook first).
+     * The rule set the KIF and CSA formats are written for (the first built-in one whose definition lists them) and
+     * its tables, by SFEN letter, read from each piece's {@code kanji}, {@code kanji-board} and {@code csa} keys.
      */
-    private static final String[][] PIECES = {{"R", "HI", "飛", "飛"}, {"B", "KA", "角", "角"}, {"G", "KI", "金", "金"},
-            {"S", "GI", "銀", "銀"}, {"N", "KE", "桂", "桂"}, {"L", "KY", "香", "香"}, {"P", "FU", "歩", "歩"},
-            {"K", "OU", "玉", "玉"}, {"+P", "TO", "と", "と"}, {"+L", "NY", "成香", "杏"}, {"+N", "NK", "成桂", "圭"},
-            {"+S", "NG", "成銀", "全"}, {"+B", "UM", "馬", "馬"}, {"+R", "RY", "龍", "龍"}};
+    static final RuleSet KIFU_RULES = RuleSet.withRecords("kif");
+    /** Japanese move-text names ({@code 歩}, {@code 成銀}). */
+    static final Map<String, String> NAMES = column(Conventions.Kanji::name);
+    /** CSA piece codes. */
+    static final Map<String, String> CSA_CODES = column(Conventions.Kanji::csa);
+    /** One-character names for the KIF board diagram ({@code 全} for a promoted silver). */
+    static final Map<String, String> BOARD_NAMES = column(Conventions.Kanji::board);
     /**
-     * Wa shogi move-text names by letter (RULES.md 3.3; 鷙鷹 for the tenacious falcon, D10). Promoted pieces that
-     * move as another piece carry that piece's name, as the table and the pieces' reverse sides do.
+     * Letters of the pieces that can be in hand, in writing order: rook first, the reverse of the order the
+     * definition file declares them (pawn first).
      */
-    static final Map<String, String> WA_NAMES = Map.ofEntries(Map.entry("K", "鶴玉"), Map.entry("E", "雲鷲"),
-            Map.entry("X", "隠狐"), Map.entry("F", "飛鷹"), Map.entry("S", "燕羽"), Map.entry("R", "走兎"),
-            Map.entry("W", "猛狼"), Map.entry("V", "猛鹿"), Map.entry("G", "鳫飛"), Map.entry("C", "鶏飛"),
-            Map.entry("U", "烏行"), Map.entry("L", "鴟行"), Map.entry("D", "盲犬"), Map.entry("M", "登猿"),
-            Map.entry("H", "風馬"), Map.entry("O", "牛車"), Map.entry("P", "萑歩"), Map.entry("+F", "鷙鷹"),
-            Map.entry("+S", "燕行"), Map.entry("+R", "隠狐"), Map.entry("+W", "熊眼"), Map.entry("+V", "行猪"),
-            Map.entry("+G", "燕羽"), Map.entry("+C", "延鷹"), Map.entry("+U", "飛鷹"), Map.entry("+L", "雲鷲"),
-            Map.entry("+D", "猛狼"), Map.entry("+M", "猛鹿"), Map.entry("+H", "天馬"), Map.entry("+O", "歬牛"),
-            Map.entry("+P", "金鳥"));
-    /** Letters of the pieces that can be in hand, in writing order. */
-    static final String[] HAND_ORDER = {"R", "B", "G", "S", "N", "L", "P"};
-    static final Map<String, String> NAMES = column(2);
-    /** CSA piece codes by SFEN letter. */
-    static final Map<String, String> CSA_CODES = column(1);
-    /** One-character names for the KIF board diagram, by SFEN letter. */
-    static final Map<String, String> BOARD_NAMES = column(3);
+    static final String[] HAND_ORDER = handOrder();
 
-    private static Map<String, String> column(int c) {
+    private static Map<String, String> column(java.util.function.Function<Conventions.Kanji, String> f) {
         Map<String, String> m = new java.util.LinkedHashMap<>();
-        for (String[] row : PIECES) {
-            m.put(row[0], row[c]);
-        }
+        KIFU_RULES.conventions.kanji().forEach((letter, k) -> m.put(letter, f.apply(k)));
         return java.util.Collections.unmodifiableMap(m);
+    }
+
+    private static String[] handOrder() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (PieceType pt : KIFU_RULES.pieces) {
+            if (!pt.royal() && !pt.promoted()) {
+                out.add(0, pt.letter());
+            }
+        }
+        return out.toArray(String[]::new);
     }
 
     /** The SFEN letter whose entry in the table is this value, or null. */
@@ -129,24 +126,32 @@ public final class ShogiNotation {
         }
     }
 
-    /** The rule sets with a Japanese notation: shogi's (JSA) and the Wa shogi one defined above. */
-    private static final java.util.Set<String> JAPANESE = java.util.Set.of("shogi", "washogi", "washogi-drops");
-
     private static void requireJapanese(Position p, String what) {
-        if (!JAPANESE.contains(p.ruleSet().id)) {
-            throw new NotationException(what, "Japanese notation is written for shogi and Wa shogi only, not "
-                    + p.ruleSet().id);
+        if (!p.ruleSet().conventions.japanese()) {
+            throw new NotationException(what, "Japanese notation is not defined for " + p.ruleSet().id);
         }
     }
 
-    /** Whether this rule set uses the Wa shogi names and origin-square disambiguation rather than the JSA words. */
+    /**
+     * Whether this rule set writes the two-kanji names with an origin square when ambiguous ({@code japanese-names})
+     * rather than the JSA words ({@code japanese-jsa}).
+     */
     private static boolean waStyle(RuleSet rs) {
-        return !rs.id.equals("shogi");
+        return rs.conventions.notations().contains("japanese-names");
     }
 
     /** Whether {@link #japanese} is defined for this rule set. */
     public static boolean hasJapanese(RuleSet rs) {
-        return JAPANESE.contains(rs.id);
+        return rs.conventions.japanese();
+    }
+
+    /** The Japanese move-text name of a piece of this rule set, by its letter, from the definition file. */
+    private static String kanjiName(RuleSet rs, String letter) {
+        Conventions.Kanji k = rs.conventions.kanjiOf(letter);
+        if (k == null) {
+            throw new NotationException("Japanese notation", rs.id + " has no kanji for piece '" + letter + "'");
+        }
+        return k.name();
     }
 
     // ------------------------------------------------------------------ Western
@@ -251,14 +256,14 @@ public final class ShogiNotation {
         int to = Move.to(move);
         StringBuilder sb = new StringBuilder();
         if (Move.isDrop(move)) {
-            sb.append(japaneseSquare(g, to)).append(NAMES.get(rs.piece(Move.type(move)).letter()));
+            sb.append(japaneseSquare(g, to)).append(kanjiName(rs, rs.piece(Move.type(move)).letter()));
             if (boardPieceReaches(before, legal, Move.type(move), to)) {
                 sb.append('打');
             }
             return sb.toString();
         }
         int from = Move.from(move);
-        String name = NAMES.get(rs.piece(before.typeAt(from)).letter());
+        String name = kanjiName(rs, rs.piece(before.typeAt(from)).letter());
         if (to == previousTo) {
             sb.append('同').append(name.length() == 1 ? "　" : "");
         } else {
@@ -313,7 +318,7 @@ public final class ShogiNotation {
     }
 
     private static String waName(RuleSet rs, int type) {
-        return WA_NAMES.get(rs.piece(type).letter());
+        return kanjiName(rs, rs.piece(type).letter());
     }
 
     /**
@@ -519,9 +524,9 @@ public final class ShogiNotation {
         return false;
     }
 
-    /** The Japanese name of a shogi piece type, by its SFEN letter ({@code +R} gives {@code 龍}). */
-    public static String japaneseName(PieceType pt) {
-        return NAMES.get(pt.letter());
+    /** The Japanese name of a piece type of a rule set with kanji ({@code +R} gives {@code 龍}). */
+    public static String japaneseName(RuleSet rs, PieceType pt) {
+        return kanjiName(rs, pt.letter());
     }
 
     private static String clip(String text) {

@@ -16,7 +16,7 @@ import koma.rules.RuleSet;
  */
 final class ShogiRecordReader {
     final String format;
-    final RuleSet rs = RuleSet.of("shogi");
+    final RuleSet rs = ShogiNotation.KIFU_RULES;
     /** The record's lines (a byte-order mark dropped; any line ending). */
     final String[] lines;
     final Map<String, String> tags = new LinkedHashMap<>();

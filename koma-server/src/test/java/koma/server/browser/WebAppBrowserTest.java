@@ -55,7 +55,8 @@ class WebAppBrowserTest {
             "shodo-deathmatch", "7n/8/8/8/8/8/NNNNNNNN/NNNNNNNN w - - 0 1",
             "shogi", "8k/9/9/9/9/9/9/9/K8 b 2RG 1",
             "washogi", "5k5/11/11/11/11/11/11/11/+S10/+S10/+S4K5 w - - 0 1",
-            "washogi-drops", "5k5/11/11/11/11/11/11/11/11/+S10/+S4K5[SS] w - - 0 1");
+            "washogi-drops", "5k5/11/11/11/11/11/11/11/11/+S10/+S4K5[SS] w - - 0 1",
+            "minishogi", "4k/5/5/5/K4[GR] w - - 0 1");
 
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newHttpClient();
@@ -131,7 +132,7 @@ class WebAppBrowserTest {
      * the test side searching 3 plies: it must end by a rule of the game, shown on the page as the server has it.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch", "minishogi"})
     void wholeGameFromTheStartPosition(String variant) throws Exception {
         String id = browser.newGame(variant, "computer", 0, "first", null);
         long start = System.currentTimeMillis();
@@ -146,7 +147,7 @@ class WebAppBrowserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch", "minishogi"})
     void completeGameAgainstTheComputer(String variant) throws Exception {
         String id = browser.newGame(variant, "computer", 0, "first", ENDGAMES.get(variant));
         int clicks = playOut(id, variant, 4, 40, 90_000);
@@ -239,6 +240,47 @@ class WebAppBrowserTest {
         new Select(browser.driver.findElement(By.id("notation"))).selectByValue("western");
     }
 
+    /**
+     * Minishogi, the rule set added as a definition file only: the 5x5 board with hands, a game through the page
+     * with a capture and a drop, both notations, the export formats its definition lists (PGN and FEN, no KIF).
+     * The expected notations are written out from the notation rules by hand: the bishop d1 to b3 lands on file 4
+     * (the fourth file from the first player's right on a 5-file board) rank c (the third from the top).
+     */
+    @Test
+    void minishogiGameThroughThePage() throws Exception {
+        String id = browser.newGame("minishogi", "hotseat", 0, null, null);
+        assertEquals(25, browser.all("rect.sq").size(), "a 5x5 board");
+        assertEquals(12, browser.all("g.pc").size(), "six pieces a side");
+        browser.screenshot("board-minishogi-kanji");
+        browser.clickMove("d1b3", "first");
+        browser.waiting(20).until(d -> browser.shownPly() == 1);
+        assertEquals("B-4c", browser.text("#move-list button.mv"));
+        new Select(browser.driver.findElement(By.id("notation"))).selectByValue("japanese");
+        browser.waiting(10).until(d -> browser.text("#move-list button.mv").equals("▲４三角"));
+        new Select(browser.driver.findElement(By.id("notation"))).selectByValue("western");
+        // the second player's pawn steps forward and the first player's rook takes it (check): a pawn in hand, then dropped
+        browser.clickMove("e4e3", "second");
+        browser.waiting(20).until(d -> browser.shownPly() == 2);
+        browser.clickMove("e1e3", "first");
+        browser.waiting(20).until(d -> browser.shownPly() == 3);
+        assertEquals(1, browser.all(".hand [data-hand='P'][data-side='first']").size(), "the captured pawn is in hand");
+        browser.clickMove("d5e4", "second"); // the rook on e3 gives check: the gold blocks
+        browser.waiting(20).until(d -> browser.shownPly() == 4);
+        browser.clickMove("P@d4", "first");
+        browser.waiting(20).until(d -> "P".equals(browser.pieceOn("d4")));
+        assertTrue(browser.all(".hand [data-hand='P'][data-side='first']").isEmpty(), "the pawn left the hand");
+        JsonNode g = game(id);
+        assertEquals(5, g.get("ply").asInt());
+        List<String> formats = browser.all("[data-export]").stream().map(e -> e.getAttribute("data-export")).toList();
+        assertEquals(List.of("pgn", "fen"), formats, "the records minishogi.rules lists, and the position");
+        browser.waitFor("[data-export='pgn']").click();
+        browser.waiting(10).until(d -> browser.waitFor("#export-out").getAttribute("value").contains("[Variant \"minishogi\"]"));
+        browser.screenshot("minishogi-after-drop");
+        browser.open("/rules/minishogi");
+        browser.waitFor(".piece-card");
+        assertEquals(10, browser.all(".piece-card").size(), "ten piece types, promoted ones included");
+    }
+
     @Test
     void waShogiMoveListOffersJapaneseNotation() throws Exception {
         browser.newGame("washogi", "hotseat", 0, null, null);
@@ -290,7 +332,7 @@ class WebAppBrowserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch", "minishogi"})
     void rulesPageDrawsEveryPiece(String variant) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/variants/" + variant)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -309,12 +351,12 @@ class WebAppBrowserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"})
+    @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch", "minishogi"})
     void boardInBothPieceSets(String variant) throws Exception {
         String id = browser.newGame(variant, "hotseat", 0, null, null);
         JsonNode g = game(id);
         assertEquals(g.get("board").size(), browser.all("g.pc").size());
-        boolean shogiFamily = variant.startsWith("shogi") || variant.startsWith("washogi");
+        boolean shogiFamily = RuleSet.of(variant).conventions.family() == koma.rules.Conventions.Family.SHOGI;
         browser.screenshot("board-" + variant + (shogiFamily ? "-kanji" : ""));
         if (shogiFamily) {
             new Select(browser.driver.findElement(By.id("piece-set"))).selectByValue("international");

@@ -34,18 +34,19 @@ class BenchCommandTest {
         assertEquals(8902, nodes(lines.get(1)));
     }
 
-    // Every rule set at depth 2, in one run: six lines and a total that adds them up.
+    // Every rule set at depth 2, in one run: seven lines and a total that adds them up (minishogi 181: Fairy-Stockfish
+    // 11.1, UCI_Variant minishogi, go perft 2).
     @Test
     void allRuleSetsAtDepthTwo() {
         Cli.Result r = Cli.inProcess("bench", "perft", "--depth", "2", "--runs", "1");
         assertEquals(0, r.exit(), r.err());
         List<String> lines = r.out().lines().toList();
-        assertEquals(7, lines.size(), r.out());
-        List<String> ids = lines.subList(0, 6).stream().map(l -> l.split("\\s+")[0]).toList();
-        assertEquals(List.of("chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch"), ids);
-        List<Long> counts = lines.subList(0, 6).stream().map(BenchCommandTest::nodes).toList();
-        assertEquals(List.of(400L, 900L, 2601L, 2601L, 1296L, 1600L), counts);
-        assertEquals(400 + 900 + 2601 + 2601 + 1296 + 1600, nodes(lines.get(6)));
+        assertEquals(8, lines.size(), r.out());
+        List<String> ids = lines.subList(0, 7).stream().map(l -> l.split("\\s+")[0]).toList();
+        assertEquals(List.of("chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch", "minishogi"), ids);
+        List<Long> counts = lines.subList(0, 7).stream().map(BenchCommandTest::nodes).toList();
+        assertEquals(List.of(400L, 900L, 2601L, 2601L, 1296L, 1600L, 181L), counts);
+        assertEquals(400 + 900 + 2601 + 2601 + 1296 + 1600 + 181, nodes(lines.get(7)));
     }
 
     @Test

@@ -43,7 +43,7 @@ class HelpTest {
     @Test
     void perftHelpListsTheRuleSets() {
         String out = Cli.inProcess("perft", "--help").out().replaceAll("\\s+", " ");
-        assertTrue(out.contains("Rule set: chess, shogi, washogi, washogi-drops, shodo, shodo-deathmatch."), out);
+        assertTrue(out.contains("Rule set: chess, shogi, washogi, washogi-drops, shodo, shodo-deathmatch, minishogi."), out);
     }
 
     @Test

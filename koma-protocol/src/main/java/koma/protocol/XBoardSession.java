@@ -264,7 +264,10 @@ public final class XBoardSession {
         Position p = game.position();
         int move;
         try {
-            move = MoveNotation.parseUci(p, text);
+            // XBoard marks a declined shogi-style promotion with '=' (d2e1=); Koma writes it without a suffix
+            String uci = text.endsWith("=") && p.ruleSet().promotion.trigger() == RuleSet.PromotionTrigger.TOUCH
+                    ? text.substring(0, text.length() - 1) : text;
+            move = MoveNotation.parseUci(p, uci);
         } catch (NotationException e) {
             out.println("Illegal move: " + text);
             return;

@@ -1,6 +1,7 @@
 package koma.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -69,6 +70,21 @@ class XBoardTranscriptTest {
                 "setboard 8/8/8 w - - 0 1");
         assertTrue(!out.contains("Illegal move"), out);
         assertTrue(out.contains("tellusererror Illegal position: FEN field 'board'"), out);
+    }
+
+    /**
+     * XBoard writes a declined promotion of the shogi family with '=' (seen from XBoard 4.9 in minishogi:
+     * "usermove d2e1=" after the second player's silver reached the first player's last rank).
+     */
+    @Test
+    void declinedPromotionWithEqualsSign() throws Exception {
+        // the bishop b3 takes the gold on d5, in the promotion zone: declined (=) and taken (+) are both legal
+        for (String capture : List.of("b3d5=", "b3d5+", "b3d5")) {
+            String out = run("variant minishogi", "force", "usermove d1b3", "usermove e4e3", "usermove " + capture, "ping 1");
+            assertFalse(out.contains("Illegal move") || out.contains("Error"), capture + ": " + out);
+            assertTrue(out.endsWith("pong 1\n"), out);
+        }
+        assertTrue(run("variant chess", "force", "usermove e2e4=").contains("Illegal move: e2e4="), "only the shogi family");
     }
 
     @Test

@@ -8,12 +8,12 @@ import picocli.CommandLine.Option;
  * {@code @Mixin VariantOption variant;}).
  */
 final class VariantOption {
-    @Option(names = {"-v", "--variant"}, paramLabel = "<variant>", defaultValue = "chess", completionCandidates = Variants.class,
-            description = "Rule set: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
+    @Option(names = {"-v", "--variant"}, paramLabel = "<variant>", completionCandidates = Variants.class,
+            description = "Rule set: ${COMPLETION-CANDIDATES}. Default: the first of them.")
     String id;
 
-    /** The rule set named; an unknown name is refused, naming the known ones. */
+    /** The rule set named (the built-in list's first when none is); an unknown name is refused, naming the known ones. */
     RuleSet rules() {
-        return Variants.rules(id);
+        return id == null ? RuleSet.standard() : Variants.rules(id);
     }
 }

@@ -169,21 +169,7 @@ public final class KomaServer implements AutoCloseable {
             ctx.future(() -> f.thenAccept(ctx::json));
         });
         app.wsBeforeUpgrade("/ws/games/{id}", ctx -> {
-            RequestGuard.HEADERS.forEach(ctx::header);
-            String refusal = RequestGuard.webSocketRefusal(ctx.header("Origin"), ctx.header("Host"), ctx.scheme(), origins);
-            if (refusal != null) {
-                throw new ApiException(403, refusal);
-            }
-            String client = client(ctx);
-            long wait = limiter.acquire(client);
-            if (wait > 0) {
-                ctx.header("Retry-After", String.valueOf(wait));
-                throw new ApiException(429, "too many requests; retry after " + wait + " s");
-            }
-            String full = feed.refusal(client);
-            if (full != null) {
-                throw new ApiException(429, full);
-            }
+            upgradeGuard(ctx, feed::refusal);
         });
         app.ws("/ws/games/{id}", ws -> {
             ws.onConnect(ctx -> {
@@ -203,14 +189,7 @@ public final class KomaServer implements AutoCloseable {
                 Accounts.User u = accounts.bySession(ctx.cookie(SESSION_COOKIE));
                 feed.connect(g, ctx, GameService.seatOf(g, ctx.cookie("koma_" + g.id), u == null ? null : u.id()), client);
             });
-            ws.onMessage(ctx -> {
-                String text = ctx.message();
-                if (text.length() < 200 && text.replace(" ", "").contains("\"type\":\"ping\"")) {
-                    Feed.reply(ctx, "{\"type\":\"pong\"}");
-                } else {
-                    Feed.reply(ctx, "{\"type\":\"error\",\"error\":\"type: only ping messages are understood\"}");
-                }
-            });
+            ws.onMessage(KomaServer::pong);
             ws.onClose(feed::disconnect);
             ws.onError(feed::disconnect);
         });
@@ -251,6 +230,38 @@ public final class KomaServer implements AutoCloseable {
             }
         });
         app.error(405, ctx -> error(ctx, 405, "method not allowed: " + ctx.method() + " " + ctx.path()));
+    }
+
+    /**
+     * Before a WebSocket upgrade (game feeds, the lobby): the page's headers, the Origin rule, the request rate and
+     * the connection caps ({@code caps} says why a client may not open another, or null).
+     */
+    private void upgradeGuard(Context ctx, java.util.function.Function<String, String> caps) {
+        RequestGuard.HEADERS.forEach(ctx::header);
+        String refusal = RequestGuard.webSocketRefusal(ctx.header("Origin"), ctx.header("Host"), ctx.scheme(), origins);
+        if (refusal != null) {
+            throw new ApiException(403, refusal);
+        }
+        String client = client(ctx);
+        long wait = limiter.acquire(client);
+        if (wait > 0) {
+            ctx.header("Retry-After", String.valueOf(wait));
+            throw new ApiException(429, "too many requests; retry after " + wait + " s");
+        }
+        String full = caps.apply(client);
+        if (full != null) {
+            throw new ApiException(429, full);
+        }
+    }
+
+    /** The one message a client may send on a WebSocket: a ping, answered with a pong. */
+    private static void pong(io.javalin.websocket.WsMessageContext ctx) {
+        String text = ctx.message();
+        if (text.length() < 200 && text.replace(" ", "").contains("\"type\":\"ping\"")) {
+            Feed.reply(ctx, "{\"type\":\"pong\"}");
+        } else {
+            Feed.reply(ctx, "{\"type\":\"error\",\"error\":\"type: only ping messages are understood\"}");
+        }
     }
 
     /** The HTTP status of each kind of domain refusal, with Retry-After when the refusal says when. */
@@ -772,21 +783,7 @@ public final class KomaServer implements AutoCloseable {
             ctx.json(Map.of("game", game));
         });
         app.wsBeforeUpgrade("/ws/lobby", ctx -> {
-            RequestGuard.HEADERS.forEach(ctx::header);
-            String refusal = RequestGuard.webSocketRefusal(ctx.header("Origin"), ctx.header("Host"), ctx.scheme(), origins);
-            if (refusal != null) {
-                throw new ApiException(403, refusal);
-            }
-            String client = client(ctx);
-            long wait = limiter.acquire(client);
-            if (wait > 0) {
-                ctx.header("Retry-After", String.valueOf(wait));
-                throw new ApiException(429, "too many requests; retry after " + wait + " s");
-            }
-            String full = lobby.refusal(client);
-            if (full != null) {
-                throw new ApiException(429, full);
-            }
+            upgradeGuard(ctx, lobby::refusal);
         });
         app.ws("/ws/lobby", ws -> {
             ws.onConnect(ctx -> {
@@ -794,14 +791,7 @@ public final class KomaServer implements AutoCloseable {
                         ctx.session.getUpgradeRequest().getHeaders("X-Forwarded-For"));
                 lobby.connect(ctx, client, accounts.bySession(ctx.cookie(SESSION_COOKIE)));
             });
-            ws.onMessage(ctx -> {
-                String text = ctx.message();
-                if (text.length() < 200 && text.replace(" ", "").contains("\"type\":\"ping\"")) {
-                    Feed.reply(ctx, "{\"type\":\"pong\"}");
-                } else {
-                    Feed.reply(ctx, "{\"type\":\"error\",\"error\":\"type: only ping messages are understood\"}");
-                }
-            });
+            ws.onMessage(KomaServer::pong);
             ws.onClose(lobby::disconnect);
             ws.onError(lobby::disconnect);
         });

@@ -131,4 +131,20 @@ final class PgCluster {
             throw new IOException(String.join(" ", full) + " failed: " + out);
         }
     }
+
+    /**
+     * The test database's URL for a suite: skipped (JUnit assumption) only when no PostgreSQL is installed and the run
+     * is not CI; in CI ({@code CI=true}) a missing server fails the build.
+     */
+    static String urlOrSkip() throws Exception {
+        PgCluster pg = get();
+        if (pg.url == null) {
+            if ("true".equals(System.getenv("CI"))) {
+                org.junit.jupiter.api.Assertions.fail(
+                        "CI=true but no PostgreSQL: set KOMA_TEST_PG_URL or install postgresql (.ci/run does)");
+            }
+            org.junit.jupiter.api.Assumptions.abort("no PostgreSQL (KOMA_TEST_PG_URL unset, nothing under /usr/lib/postgresql)");
+        }
+        return pg.url;
+    }
 }

@@ -36,7 +36,8 @@ final class BotApi {
     /** Games listed by {@code GET /api/account/playing} at most. */
     static final int PLAYING_MAX = 50;
 
-    BotApi(ObjectMapper json, KomaServer server, GameService games, Accounts accounts, History history) {
+    BotApi(ObjectMapper json, KomaServer server, GameService games, Accounts accounts, History history, Feed feed) {
+        this.feed = feed;
         this.json = json;
         this.server = server;
         this.games = games;
@@ -44,6 +45,64 @@ final class BotApi {
         this.history = history;
         this.challenges = new Challenges(games, accounts, this::challengeEvent);
         games.addListener(this::committed);
+        feed.onPresence(this::presence);
+    }
+
+    // ---- presence: lichess's opponentGone ----
+
+    private final Feed feed;
+    /** Game id → the account ids with an open API game stream there (a multiset: one entry per stream). */
+    private final Map<String, List<String>> streamers = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Game id → whether each side was last told gone (only a side that had been connected is ever gone). */
+    private final Map<String, Boolean[]> gone = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * A seat's connection (web feed or API game stream) opened or closed: when a side of an active game has none left
+     * after having had one, the other side's game streams get {@code opponentGone} {@code gone: true}; when it is back,
+     * {@code gone: false}.
+     */
+    private void presence(String gameId) {
+        LiveGame g;
+        try {
+            g = games.find(gameId);
+        } catch (GameError e) {
+            return;
+        }
+        if (g == null) {
+            return;
+        }
+        GameSnapshot s = g.snapshot();
+        boolean[] here = feed.seated(gameId);
+        List<String> ids = streamers.getOrDefault(gameId, List.of());
+        for (int side = 0; side < 2; side++) {
+            PlayerAccount p = s.accounts().get(side);
+            here[side] |= p != null && ids.contains(p.userId());
+        }
+        Boolean[] was = gone.computeIfAbsent(gameId, k -> new Boolean[2]);
+        java.util.Set<NdjsonStreams.Stream> subs = subscribers.get(gameId);
+        synchronized (was) {
+            for (int side = 0; side < 2; side++) {
+                // told: gone once a side that had been connected has no connection; back once a gone side returns
+                boolean tell = s.active() && (here[side] ? Boolean.TRUE.equals(was[side]) : Boolean.FALSE.equals(was[side]));
+                Boolean now = here[side] ? Boolean.FALSE : was[side] == null ? null : Boolean.TRUE;
+                was[side] = now;
+                if (!tell) {
+                    continue;
+                }
+                PlayerAccount other = s.accounts().get(side ^ 1);
+                if (subs != null && other != null) {
+                    String line = write(Map.of("type", "opponentGone", "gone", now));
+                    for (NdjsonStreams.Stream x : subs) {
+                        if (x.account.equals(other.userId())) {
+                            x.send(line);
+                        }
+                    }
+                }
+            }
+        }
+        if (s.finished()) {
+            gone.remove(gameId);
+        }
     }
 
     void routes(Javalin app) {
@@ -126,6 +185,8 @@ final class BotApi {
                     s.send(write(gameFull(g.snapshot())));
                     subscribers.computeIfAbsent(g.id, k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(s);
                 }
+                streamers.computeIfAbsent(g.id, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(a.user().id());
+                presence(g.id);
                 try {
                     stream(ctx, s);
                 } finally {
@@ -133,6 +194,14 @@ final class BotApi {
                     if (set != null) {
                         set.remove(s);
                     }
+                    List<String> ids = streamers.get(g.id);
+                    if (ids != null) {
+                        ids.remove(a.user().id());
+                        if (ids.isEmpty()) {
+                            streamers.remove(g.id, ids);
+                        }
+                    }
+                    presence(g.id);
                 }
             });
             app.post("/api/" + kind + "/game/{id}/move/{move}", ctx -> {
@@ -258,6 +327,9 @@ final class BotApi {
     /** A committed change (writer thread): game streams get the new state, event streams a start or finish. */
     private void committed(LiveGame.Change c) {
         GameSnapshot s = c.snapshot();
+        if (s.finished()) {
+            gone.remove(s.id()); // presence matters no more
+        }
         boolean moved = false, status = false;
         for (GameEvent e : c.events()) {
             moved |= e.type.equals("move");

@@ -98,6 +98,29 @@ final class Feed {
             send(c, message(s, seat));
             c.version = s.version();
         }
+        if (seat != Seat.NONE) {
+            presence.accept(g.id);
+        }
+    }
+
+    /** Told the game id whenever a seat's connection opens or closes (the bot API's opponentGone). */
+    private volatile java.util.function.Consumer<String> presence = id -> { };
+
+    void onPresence(java.util.function.Consumer<String> listener) {
+        presence = listener;
+    }
+
+    /** Which sides of a game have an open connection holding their seat. */
+    boolean[] seated(String gameId) {
+        boolean[] out = new boolean[2];
+        Set<Conn> set = byGame.get(gameId);
+        if (set != null) {
+            for (Conn c : set) {
+                out[0] |= !c.closed && c.seat.holds(0);
+                out[1] |= !c.closed && c.seat.holds(1);
+            }
+        }
+        return out;
     }
 
     /** Forgets a closed connection. */
@@ -119,6 +142,9 @@ final class Feed {
             perClient.remove(c.client, n);
         }
         total.decrementAndGet();
+        if (c.seat != Seat.NONE) {
+            presence.accept(c.gameId);
+        }
     }
 
     /** Sends a committed change's events to the game's connections (called by the writer, in version order). */

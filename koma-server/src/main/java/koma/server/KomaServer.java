@@ -68,7 +68,7 @@ public final class KomaServer implements AutoCloseable {
         accounts = new Accounts(db, new PasswordHasher());
         history = new History(db);
         lobby = new Lobby(json, games, accounts, feed);
-        botApi = new BotApi(json, this, games, accounts, history);
+        botApi = new BotApi(json, this, games, accounts, history, feed);
         limiter = new RateLimiter(cfg.ratePerSecond(), cfg.rateBurst());
         clients = new ClientAddress(cfg.trustedProxies());
         origins = cfg.origins();

@@ -115,7 +115,12 @@ abstract class BotApiSuite {
 
         /** The next JSON line of a type, skipping keep-alives and other types; fails after 10 s. */
         JsonNode next(String type) throws InterruptedException {
-            long until = System.currentTimeMillis() + 10_000;
+            return next(type, 10_000);
+        }
+
+        /** The same, failing after {@code ms}. */
+        JsonNode next(String type, long ms) throws InterruptedException {
+            long until = System.currentTimeMillis() + ms;
             while (System.currentTimeMillis() < until) {
                 String l = lines.poll(until - System.currentTimeMillis(), TimeUnit.MILLISECONDS);
                 if (l == null || l.isEmpty()) {
@@ -126,7 +131,7 @@ abstract class BotApiSuite {
                     return n;
                 }
             }
-            throw new AssertionError("no " + type + " line within 10 s");
+            throw new AssertionError("no " + type + " line within " + ms / 1000 + " s");
         }
 
         @Override
@@ -321,6 +326,31 @@ abstract class BotApiSuite {
                     end = bg.next("gameState");
                 }
                 assertFalse(end.has("winner"));
+            }
+        }
+    }
+
+    @Test
+    void anOpponentWhoLeavesIsGoneUntilBack() throws Exception {
+        Bot w = bot("Ogw"), b = bot("Ogb");
+        try (Lines be = new Lines(b, "/api/stream/event")) {
+            Thread.sleep(300);
+            String cid = post(w, "/api/challenge/" + b.name(), "variant=shodo&clock.limit=300&clock.increment=2&color=white")
+                    .json().get("id").asText();
+            post(b, "/api/challenge/" + cid + "/accept", "");
+            String id = be.next("gameStart").get("game").get("gameId").asText();
+            try (Lines wg = new Lines(w, "/api/bot/game/stream/" + id)) {
+                wg.next("gameFull");
+                Lines bg = new Lines(b, "/api/bot/game/stream/" + id);
+                bg.next("gameFull");
+                // Black's only connection closes: White hears it is gone once the server finds the stream dead, at
+                // its next writes (keep-alives every 6 s: within two of them)
+                bg.close();
+                assertTrue(wg.next("opponentGone", 20_000).get("gone").asBoolean());
+                try (Lines again = new Lines(b, "/api/bot/game/stream/" + id)) {
+                    again.next("gameFull");
+                    assertFalse(wg.next("opponentGone").get("gone").asBoolean(), "and back");
+                }
             }
         }
     }

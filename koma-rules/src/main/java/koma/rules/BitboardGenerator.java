@@ -126,11 +126,12 @@ final class BitboardGenerator extends MoveGenerator {
                            long pinned, int nCheckers) {
         final Bitboards b = bbt;
         final boolean tactical = pos.tactical;
+        final int[] board = this.board;
+        final long[] pt = b.piece, pinLine = this.pinLine;
         for (; pieces != 0; pieces &= pieces - 1) {
             int from = Long.numberOfTrailingZeros(pieces);
             int code = board[from];
             int ci = (code * 64 + from) * Bitboards.STRIDE;
-            final long[] pt = b.piece;
             long targets = (pt[ci + Bitboards.LEAP_MOVE] & empty) | (pt[ci + Bitboards.LEAP_CAPTURE] & enemy);
             long lame = pt[ci + Bitboards.LAME_TARGET];
             if (lame != 0 && (pt[ci + Bitboards.LAME_MIDDLE] & occ) == 0) {

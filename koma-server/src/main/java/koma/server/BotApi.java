@@ -62,6 +62,10 @@ final class BotApi {
      * {@code gone: false}.
      */
     private void presence(String gameId) {
+        if (!subscribers.containsKey(gameId) && !streamers.containsKey(gameId)) {
+            gone.remove(gameId); // nobody streams this game: nothing to tell (a new stream takes stock when it opens)
+            return;
+        }
         LiveGame g;
         try {
             g = games.find(gameId);
@@ -190,9 +194,11 @@ final class BotApi {
                 try {
                     stream(ctx, s);
                 } finally {
-                    java.util.Set<NdjsonStreams.Stream> set = subscribers.get(g.id);
-                    if (set != null) {
-                        set.remove(s);
+                    synchronized (g) { // as the adding: a set emptied here is never added to afterwards
+                        java.util.Set<NdjsonStreams.Stream> set = subscribers.get(g.id);
+                        if (set != null && set.remove(s) && set.isEmpty()) {
+                            subscribers.remove(g.id, set);
+                        }
                     }
                     List<String> ids = streamers.get(g.id);
                     if (ids != null) {
@@ -489,7 +495,8 @@ final class BotApi {
         m.put("fen", Fen.format(g.current()));
         m.put("hasMoved", g.ply() > side);
         m.put("isMyTurn", g.active() && g.current().sideToMove() == side);
-        m.put("lastMove", g.ply() == 0 ? "" : moveText(g, g.ply() - 1));
+        List<String> moves = moveTexts(g);
+        m.put("lastMove", moves.isEmpty() ? "" : moves.get(moves.size() - 1));
         m.put("opponent", player(g.accounts().get(side ^ 1)));
         m.put("perf", g.rules().id);
         m.put("rated", g.rated());
@@ -540,11 +547,7 @@ final class BotApi {
     private Map<String, Object> gameState(GameSnapshot g) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "gameState");
-        StringBuilder moves = new StringBuilder();
-        for (int i = 0; i < g.ply(); i++) {
-            moves.append(i == 0 ? "" : " ").append(moveText(g, i));
-        }
-        m.put("moves", moves.toString());
+        m.put("moves", String.join(" ", moveTexts(g)));
         Clock k = g.clock();
         long now = System.currentTimeMillis();
         long[] left = {Integer.MAX_VALUE, Integer.MAX_VALUE};
@@ -619,13 +622,23 @@ final class BotApi {
         return rules.conventions.moveStyle().equals("usi") ? MoveNotation.Style.USI : MoveNotation.Style.UCI;
     }
 
-    private static String moveText(GameSnapshot g, int i) {
-        String uci = (String) g.history().get(i).get("move");
+    /**
+     * The game's moves in the rule set's own strings: Koma's UCI strings as they are, or USI written during one walk
+     * through the game (a gameState is made after every move, so this must not replay the game once per move).
+     */
+    private static List<String> moveTexts(GameSnapshot g) {
+        List<String> uci = g.moves();
         if (style(g.rules()) == MoveNotation.Style.UCI) {
             return uci;
         }
-        Position p = g.positionAt(i);
-        return MoveNotation.format(p, MoveNotation.parseUci(p, uci), MoveNotation.Style.USI);
+        List<String> out = new java.util.ArrayList<>(uci.size());
+        Position p = g.start().copy();
+        for (String u : uci) {
+            int move = MoveNotation.parseUci(p, u);
+            out.add(MoveNotation.formatUsi(p, move));
+            p.doMove(move);
+        }
+        return out;
     }
 
     /** A move sent in the rule set's strings, as Koma's UCI string. */
@@ -650,6 +663,9 @@ final class BotApi {
 
     // ---- requests ----
 
+    private static final String JSON_BODY = "koma.jsonBody";
+    private static final ObjectMapper JSON_READER = new ObjectMapper();
+
     /** A request field: the form's (lichess's clients post forms) or the JSON body's. */
     private static String param(Context ctx, String name) {
         String type = ctx.contentType() == null ? "" : ctx.contentType();
@@ -657,12 +673,17 @@ final class BotApi {
             return ctx.formParam(name);
         }
         if (type.startsWith("application/json")) {
-            try {
-                com.fasterxml.jackson.databind.JsonNode n = new ObjectMapper().readTree(ctx.body());
-                return n != null && n.hasNonNull(name) ? n.get(name).asText() : null;
-            } catch (JsonProcessingException e) {
-                throw ApiException.badRequest("body: malformed JSON: " + e.getOriginalMessage());
+            com.fasterxml.jackson.databind.JsonNode n = ctx.attribute(JSON_BODY);
+            if (n == null) { // read once per request, however many fields are asked for
+                try {
+                    n = JSON_READER.readTree(ctx.body());
+                } catch (JsonProcessingException e) {
+                    throw ApiException.badRequest("body: malformed JSON: " + e.getOriginalMessage());
+                }
+                n = n == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : n;
+                ctx.attribute(JSON_BODY, n);
             }
+            return n.hasNonNull(name) ? n.get(name).asText() : null;
         }
         return ctx.queryParam(name);
     }

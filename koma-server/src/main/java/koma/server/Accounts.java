@@ -174,27 +174,25 @@ final class Accounts {
         }
         limit(perClient, client, "login attempts from your address");
         limit(perName, name.toLowerCase(Locale.ROOT), "login attempts for '" + name + "'");
-        String[] row = new String[4];
+        User[] user = new User[1];
+        String[] stored = new String[1];
         db.query(c -> {
             try (PreparedStatement st = c.prepareStatement(
-                    "SELECT id, name, password_hash, bot, created_at FROM users WHERE name_key = ?")) {
+                    "SELECT id, name, bot, created_at, password_hash FROM users WHERE name_key = ?")) {
                 st.setString(1, name.toLowerCase(Locale.ROOT));
                 try (ResultSet rs = st.executeQuery()) {
                     if (rs.next()) {
-                        row[0] = rs.getString(1);
-                        row[1] = rs.getString(2);
-                        row[2] = rs.getString(3);
-                        row[3] = rs.getInt(4) + ":" + rs.getLong(5);
+                        user[0] = user(rs);
+                        stored[0] = rs.getString(5);
                     }
                 }
             }
         });
-        boolean ok = hasher.verify(password, row[2] != null ? row[2] : dummyHash) && row[2] != null;
+        boolean ok = hasher.verify(password, stored[0] != null ? stored[0] : dummyHash) && stored[0] != null;
         if (!ok) {
             throw GameError.forbidden("name or password: wrong");
         }
-        String[] extra = row[3].split(":");
-        return newSession(new User(row[0], row[1], extra[0].equals("1"), Long.parseLong(extra[1])));
+        return newSession(user[0]);
     }
 
     private Session newSession(User u) {
@@ -269,7 +267,7 @@ final class Accounts {
                 st.setLong(2, maxAgeMs < 0 ? Long.MIN_VALUE : System.currentTimeMillis() - maxAgeMs);
                 try (ResultSet rs = st.executeQuery()) {
                     if (rs.next()) {
-                        out[0] = new Auth(new User(rs.getString(1), rs.getString(2), rs.getInt(3) == 1, rs.getLong(4)),
+                        out[0] = new Auth(user(rs),
                                 Set.of(rs.getString(5).split(" ")));
                     }
                 }
@@ -484,7 +482,7 @@ final class Accounts {
                 st.setString(1, name.toLowerCase(Locale.ROOT));
                 try (ResultSet rs = st.executeQuery()) {
                     if (rs.next()) {
-                        out[0] = new User(rs.getString(1), rs.getString(2), rs.getInt(3) == 1, rs.getLong(4));
+                        out[0] = user(rs);
                     }
                 }
             }
@@ -518,6 +516,11 @@ final class Accounts {
     }
 
     // ---- helpers ----
+
+    /** The account of a row whose first columns are id, name, bot, created_at. */
+    private static User user(ResultSet rs) throws SQLException {
+        return new User(rs.getString(1), rs.getString(2), rs.getInt(3) == 1, rs.getLong(4));
+    }
 
     private static void refuseIf(String refusal) {
         if (refusal != null) {

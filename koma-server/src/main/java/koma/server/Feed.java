@@ -20,10 +20,6 @@ import koma.server.GameView.Seat;
  * (it resyncs when it reconnects). Connections are capped per client and in all.
  */
 final class Feed {
-    /** Close code for a client that reads too slowly. */
-    static final int TOO_SLOW = 4008;
-    /** Seconds a too slow client has to read up to the close frame before its connection is dropped. */
-    static final long CUT_OFF_SECONDS = 5;
     /** Close code for too many connections. */
     static final int TOO_MANY = 4429;
 
@@ -33,16 +29,17 @@ final class Feed {
         final String gameId;
         final String client;
         final Seat seat;
-        final AtomicInteger pending = new AtomicInteger();
+        /** Its sends: at most the queue limit unwritten, else it is cut off ({@link Outbox}). */
+        final Outbox out;
         /** The last version sent, -1 before the whole game was sent. Guarded by this. */
         int version = -1;
-        volatile boolean closed;
 
-        Conn(WsContext ctx, String gameId, String client, Seat seat) {
+        Conn(WsContext ctx, String gameId, String client, Seat seat, Outbox out) {
             this.ctx = ctx;
             this.gameId = gameId;
             this.client = client;
             this.seat = seat;
+            this.out = out;
         }
     }
 
@@ -90,7 +87,7 @@ final class Feed {
             ctx.closeSession(TOO_MANY, "too many connections");
             return;
         }
-        Conn c = new Conn(ctx, g.id, client, seat);
+        Conn c = new Conn(ctx, g.id, client, seat, new Outbox(ctx, queueLimit, dropped::incrementAndGet));
         conns.put(ctx, c);
         byGame.computeIfAbsent(g.id, k -> ConcurrentHashMap.newKeySet()).add(c);
         synchronized (c) {
@@ -116,8 +113,8 @@ final class Feed {
         Set<Conn> set = byGame.get(gameId);
         if (set != null) {
             for (Conn c : set) {
-                out[0] |= !c.closed && c.seat.holds(0);
-                out[1] |= !c.closed && c.seat.holds(1);
+                out[0] |= !c.out.closed() && c.seat.holds(0);
+                out[1] |= !c.out.closed() && c.seat.holds(1);
             }
         }
         return out;
@@ -129,7 +126,7 @@ final class Feed {
         if (c == null) {
             return;
         }
-        c.closed = true;
+        c.out.close();
         Set<Conn> set = byGame.get(c.gameId);
         if (set != null) {
             set.remove(c);
@@ -204,29 +201,7 @@ final class Feed {
 
     /** An asynchronous send; a connection with more than {@code queueLimit} unwritten messages is cut off. */
     private void send(Conn c, String text) {
-        if (c.closed || !c.ctx.session.isOpen()) {
-            return;
-        }
-        if (c.pending.incrementAndGet() > queueLimit) {
-            c.closed = true;
-            dropped.incrementAndGet();
-            // the close frame goes after what is queued; a client that never reads again is cut off a little later
-            c.ctx.session.close(TOO_SLOW, "too slow: more than " + queueLimit + " messages unread");
-            java.util.concurrent.CompletableFuture.delayedExecutor(CUT_OFF_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
-                    .execute(c.ctx.session::disconnect); // harmless when the client closed meanwhile
-            return;
-        }
-        c.ctx.session.getRemote().sendString(text, new WriteCallback() {
-            @Override
-            public void writeFailed(Throwable x) {
-                c.pending.decrementAndGet();
-            }
-
-            @Override
-            public void writeSuccess() {
-                c.pending.decrementAndGet();
-            }
-        });
+        c.out.send(text);
     }
 
     /** A direct answer on one connection (pong, error). */

@@ -20,12 +20,19 @@ final class Outbox {
 
     final WsContext ctx;
     private final int limit;
+    /** Run once when the connection is cut off for reading too slowly (a count for monitoring). */
+    private final Runnable onCutOff;
     private final AtomicInteger pending = new AtomicInteger();
     private volatile boolean closed;
 
     Outbox(WsContext ctx, int limit) {
+        this(ctx, limit, () -> { });
+    }
+
+    Outbox(WsContext ctx, int limit, Runnable onCutOff) {
         this.ctx = ctx;
         this.limit = limit;
+        this.onCutOff = onCutOff;
     }
 
     /** Queues a message; returns false when the connection is closed or was just cut off for being too slow. */
@@ -35,6 +42,7 @@ final class Outbox {
         }
         if (pending.incrementAndGet() > limit) {
             closed = true;
+            onCutOff.run();
             ctx.session.close(TOO_SLOW, "too slow: more than " + limit + " messages unread");
             // the close frame goes after what is queued; a client that never reads again is cut off a little later
             CompletableFuture.delayedExecutor(CUT_OFF_SECONDS, TimeUnit.SECONDS).execute(ctx.session::disconnect);

@@ -2,6 +2,7 @@ package koma.server;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -112,10 +113,8 @@ final class History {
                     total[0] = rs.getInt(1);
                 }
             }
-            try (PreparedStatement st = c.prepareStatement("SELECT g.id, g.variant, g.mode, g.status, g.rated,"
-                    + " g.first_user, g.second_user, g.first_player, g.second_player, g.result_winner,"
-                    + " g.result_termination, g.ply, g.created_at, u1.name, u2.name, h.rating_before, h.rating_after"
-                    + " FROM games g LEFT JOIN users u1 ON u1.id = g.first_user LEFT JOIN users u2 ON u2.id = g.second_user"
+            try (PreparedStatement st = c.prepareStatement("SELECT " + SUMMARY_COLUMNS
+                    + ", h.rating_before, h.rating_after FROM " + SUMMARY_TABLES
                     + " LEFT JOIN rating_history h ON h.game_id = g.id AND h.user_id = ?"
                     + " WHERE " + where + " ORDER BY g.created_at DESC, g.id LIMIT " + PAGE + " OFFSET " + (long) page * PAGE)) {
                 st.setString(1, userId);
@@ -125,11 +124,7 @@ final class History {
                 try (ResultSet rs = st.executeQuery()) {
                     while (rs.next()) {
                         int side = userId.equals(rs.getString(6)) ? 0 : 1;
-                        Map<String, Object> m = summary(rs.getString(1), rs.getString(2), rs.getString(3),
-                                rs.getString(4), rs.getInt(5) == 1, new String[]{rs.getString(14), rs.getString(15)},
-                                new String[]{rs.getString(8), rs.getString(9)}, new boolean[]{rs.getString(6) != null,
-                                        rs.getString(7) != null}, rs.getString(10), rs.getString(11), rs.getInt(12),
-                                rs.getLong(13));
+                        Map<String, Object> m = summary(rs);
                         m.put("color", LiveGame.side(side));
                         m.put("outcome", outcome(rs.getString(10), side));
                         double before = rs.getDouble(16);
@@ -159,21 +154,14 @@ final class History {
             return out;
         }
         db.query(c -> {
-            try (PreparedStatement st = c.prepareStatement("SELECT g.id, g.variant, g.mode, g.status, g.rated,"
-                    + " g.first_user, g.second_user, g.first_player, g.second_player, g.result_winner,"
-                    + " g.result_termination, g.ply, g.created_at, u1.name, u2.name FROM games g"
-                    + " LEFT JOIN users u1 ON u1.id = g.first_user LEFT JOIN users u2 ON u2.id = g.second_user"
+            try (PreparedStatement st = c.prepareStatement("SELECT " + SUMMARY_COLUMNS + " FROM " + SUMMARY_TABLES
                     + " WHERE g.id IN (" + "?,".repeat(ids.size() - 1) + "?) ORDER BY g.created_at DESC")) {
                 for (int i = 0; i < ids.size(); i++) {
                     st.setString(i + 1, ids.get(i));
                 }
                 try (ResultSet rs = st.executeQuery()) {
                     while (rs.next()) {
-                        out.add(summary(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                                rs.getInt(5) == 1, new String[]{rs.getString(14), rs.getString(15)},
-                                new String[]{rs.getString(8), rs.getString(9)},
-                                new boolean[]{rs.getString(6) != null, rs.getString(7) != null}, rs.getString(10),
-                                rs.getString(11), rs.getInt(12), rs.getLong(13)));
+                        out.add(summary(rs));
                     }
                 }
             }
@@ -181,28 +169,35 @@ final class History {
         return out;
     }
 
-    private static Map<String, Object> summary(String id, String variant, String mode, String status, boolean rated,
-                                               String[] names, String[] players, boolean[] account, String winner,
-                                               String termination, int ply, long createdAt) {
+    /** The columns a game summary is read from, in the order {@link #summary(ResultSet)} reads them. */
+    private static final String SUMMARY_COLUMNS = "g.id, g.variant, g.mode, g.status, g.rated, g.first_user,"
+            + " g.second_user, g.first_player, g.second_player, g.result_winner, g.result_termination, g.ply,"
+            + " g.created_at, u1.name, u2.name";
+    /** The games with their players' account names, as {@link #SUMMARY_COLUMNS} names them. */
+    private static final String SUMMARY_TABLES = "games g LEFT JOIN users u1 ON u1.id = g.first_user"
+            + " LEFT JOIN users u2 ON u2.id = g.second_user";
+
+    /** A game's summary from the current row of a query that starts with {@link #SUMMARY_COLUMNS}. */
+    private static Map<String, Object> summary(ResultSet rs) throws SQLException {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", id);
-        m.put("variant", variant);
-        m.put("mode", mode);
-        m.put("status", status);
-        m.put("rated", rated);
+        m.put("id", rs.getString(1));
+        m.put("variant", rs.getString(2));
+        m.put("mode", rs.getString(3));
+        m.put("status", rs.getString(4));
+        m.put("rated", rs.getInt(5) == 1);
         List<Map<String, Object>> sides = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Map<String, Object> p = new LinkedHashMap<>();
-            p.put("player", players[i]);
-            p.put("account", account[i]);
-            p.put("name", names[i]);
+            p.put("player", rs.getString(8 + i));
+            p.put("account", rs.getString(6 + i) != null);
+            p.put("name", rs.getString(14 + i));
             sides.add(p);
         }
         m.put("sides", sides);
-        m.put("winner", winner);
-        m.put("termination", termination);
-        m.put("ply", ply);
-        m.put("createdAt", createdAt);
+        m.put("winner", rs.getString(10));
+        m.put("termination", rs.getString(11));
+        m.put("ply", rs.getInt(12));
+        m.put("createdAt", rs.getLong(13));
         return m;
     }
 

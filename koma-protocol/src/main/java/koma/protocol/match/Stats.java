@@ -83,15 +83,17 @@ public record Stats(int wins, int losses, int draws) {
     }
 
     /**
-     * Log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo, normal approximation. As fishtest does,
-     * a count of zero is taken as 0.001 so that a one-sided result (all wins, all draws) still has a variance;
-     * with no games the LLR is 0.
+     * Log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo, normal approximation. It is 0 (go on)
+     * until each engine has won a game: before that the observed variance is 0 or nearly so, and a regularised
+     * count (fishtest's 0.001 for a zero) made one won game accept H1 (LLR 5.7 after a single Shodo win).
+     * cutechess waits for a win, a loss and a draw; games of the shogi family seldom draw, so draws are not
+     * required here.
      */
     public double llr(double elo0, double elo1) {
-        if (games() == 0) {
+        if (wins == 0 || losses == 0) {
             return 0;
         }
-        double w = wins == 0 ? 1e-3 : wins, l = losses == 0 ? 1e-3 : losses, d = draws == 0 ? 1e-3 : draws;
+        double w = wins, l = losses, d = draws;
         double n = w + l + d, p = (w + d / 2) / n;
         double var = (w * (1 - p) * (1 - p) + d * (0.5 - p) * (0.5 - p) + l * p * p) / n;
         double s0 = scoreOf(elo0), s1 = scoreOf(elo1);

@@ -92,11 +92,15 @@ class StatsTest {
         assertEquals("Elo difference: inf +/- inf, LOS: 97.7 %", all.eloLine());
         assertEquals("Elo difference: -inf +/- inf, LOS: 2.3 %", new Stats(0, 4, 0).eloLine());
         assertEquals("Elo difference: 0.0 +/- 0.0, LOS: 50.0 %", new Stats(0, 0, 5).eloLine());
-        // zero counts become 0.001 in the LLR (as fishtest): all draws mean "no difference" (towards H0), all
-        // wins a clear difference (towards H1); with no games the LLR is 0
-        assertTrue(new Stats(0, 0, 5).llr(0, 5) < 0);
-        assertTrue(new Stats(3, 0, 0).llr(0, 5) > 2.944439);
+        // no LLR until each engine has won a game: one-sided results have no variance to judge by (one won game
+        // used to accept H1); with no games the LLR is 0
+        assertEquals(0, new Stats(0, 0, 5).llr(0, 5));
+        assertEquals(0, new Stats(1, 0, 0).llr(0, 5));
+        assertEquals(0, new Stats(30, 0, 2).llr(0, 5));
         assertEquals(0, new Stats(0, 0, 0).llr(0, 5));
+        // 30 wins, 1 loss: p = 30/31, var = (30 (1/31)^2 + (30/31)^2) / 31 = 0.0312175, s1 = 0.5071951:
+        // LLR = 31 * 0.0071951 * (1.9354839 - 1.0071951) / 0.0624350 = 3.3162913 (python3, as above) -> H1
+        assertEquals(3.3162913, new Stats(30, 1, 0).llr(0, 5), 1e-6);
         assertEquals("Elo difference: 0.0 +/- inf, LOS: 50.0 %", new Stats(0, 0, 0).eloLine());
     }
 

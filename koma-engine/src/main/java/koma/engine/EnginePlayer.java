@@ -1,5 +1,9 @@
 package koma.engine;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 import koma.rules.Move;
@@ -50,5 +54,57 @@ public final class EnginePlayer {
             return new Analysis(r.depth(), r.score(), 0, r.bestMove() == Move.NONE ? new int[0] : new int[]{r.bestMove()});
         }
         return new Analysis(info.depth(), info.score(), info.mateIn(), info.pv().clone());
+    }
+
+    /**
+     * Full-strength analysis of the {@code multiPv} best lines (UCI MultiPV; fewer when there are fewer legal moves),
+     * best first, to {@code maxDepth} or {@code timeMs}, whichever comes first. The lines come from the deepest
+     * iteration that reported all of them (a search stopped halfway through an iteration does not mix depths); an
+     * empty list when there is no legal move.
+     */
+    public List<Analysis> analyse(Position position, int maxDepth, long timeMs, int multiPv) {
+        if (multiPv < 1) {
+            throw new IllegalArgumentException("multiPv: must be at least 1, got " + multiPv);
+        }
+        Search search = new Search(rs, new TranspositionTable(HASH_MB));
+        search.setMultiPv(multiPv);
+        // depth -> the lines reported at that depth, by their MultiPV index (1-based)
+        TreeMap<Integer, TreeMap<Integer, SearchInfo>> byDepth = new TreeMap<>();
+        Limits limits = new Limits(-1, -1, 0, 0, 0, 0, Math.max(1, timeMs), Math.max(1, maxDepth), -1, false);
+        Search.Result r = search.search(position.copy(), limits, new TimeManager(0),
+                info -> byDepth.computeIfAbsent(info.depth(), d -> new TreeMap<>()).put(info.multiPv(), info));
+        List<Analysis> out = new ArrayList<>();
+        if (byDepth.isEmpty()) {
+            if (r.bestMove() != Move.NONE) {
+                out.add(new Analysis(r.depth(), r.score(), 0, new int[]{r.bestMove()}));
+            }
+            return out;
+        }
+        int most = byDepth.values().stream().mapToInt(TreeMap::size).max().orElse(0);
+        TreeMap<Integer, SearchInfo> lines = byDepth.lastEntry().getValue();
+        for (TreeMap<Integer, SearchInfo> l : byDepth.descendingMap().values()) {
+            if (l.size() == most) {
+                lines = l;
+                break;
+            }
+        }
+        for (SearchInfo info : lines.values()) {
+            out.add(new Analysis(info.depth(), info.score(), info.mateIn(), info.pv().clone()));
+        }
+        // each line is searched without the earlier lines' first moves, so it is rarely better; aspiration windows
+        // can still leave one a little out of order: best first by the search's score (stable)
+        out.sort(Comparator.comparingInt((Analysis a) -> -lineScore(a)));
+        return out;
+    }
+
+    /** A line's score on one scale: mates beyond any centipawn score, the sooner the better. */
+    private static int lineScore(Analysis a) {
+        if (a.mateIn() > 0) {
+            return Search.MATE - a.mateIn();
+        }
+        if (a.mateIn() < 0) {
+            return -Search.MATE - a.mateIn();
+        }
+        return a.scoreCp();
     }
 }

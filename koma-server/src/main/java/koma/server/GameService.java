@@ -23,7 +23,6 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import koma.engine.EnginePlayer;
 import koma.rules.Move;
 import koma.rules.Position;
 import koma.rules.RuleSet;
@@ -46,6 +45,8 @@ final class GameService implements AutoCloseable {
     /** Analysis: time and depth caps. */
     private static final long ANALYSIS_MS = 500;
     private static final int ANALYSIS_DEPTH = 64;
+    /** Background engine jobs (whole-game analyses) waiting at most, besides one per engine thread. */
+    static final int BACKGROUND_QUEUE = 256;
     /** A computer accepts a draw offer when it judges itself this far behind (centipawns). */
     private static final int ACCEPT_DRAW_CP = -150;
     /** Stale games ended per sweep at most. */
@@ -70,7 +71,7 @@ final class GameService implements AutoCloseable {
         this.db = db;
         this.limits = limits;
         this.feed = feed;
-        this.engines = new EngineQueue(engineThreads, limits.analysisQueue());
+        this.engines = new EngineQueue(engineThreads, limits.analysisQueue(), BACKGROUND_QUEUE);
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "koma-clock");
             t.setDaemon(true);
@@ -576,27 +577,35 @@ final class GameService implements AutoCloseable {
         if (side != computer && !offerToAnswer) {
             return;
         }
-        Position p = g.current().copy(); // the engine thread gets its own
         int ply = g.ply();
         int level = g.computerLevel(computer);
         long think = thinkTime(g.clock(), computer, level, System.currentTimeMillis());
         long seed = g.id.hashCode() * 31L + ply;
-        RuleSet rules = g.rules;
+        List<String> moves = g.snapshot().moves();
+        EngineJob job = offerToAnswer
+                ? EngineJob.analysis(g.rules.id, g.initialFen, moves, Math.min(think, ANALYSIS_MS), ANALYSIS_DEPTH, 1)
+                : EngineJob.move(g.rules.id, g.initialFen, moves, level, think, seed);
         g.engineBusy = true;
-        engines.computer(() -> {
+        CompletableFuture<EngineResult> future;
+        try {
+            future = engines.submit(job, EngineQueue.Priority.COMPUTER, "game:" + g.id);
+        } catch (GameError e) {
+            LOG.warn("computer's job in game {} not queued: {}", g.id, e.getMessage());
+            g.engineBusy = false;
+            retryComputer(g);
+            return;
+        }
+        future.whenComplete((r, failure) -> {
             String move = null;
             boolean accept = false;
-            try {
-                if (offerToAnswer) {
-                    EnginePlayer.Analysis a = new EnginePlayer(rules).analyse(p, ANALYSIS_DEPTH, Math.min(think, ANALYSIS_MS));
-                    int cp = a.mateIn() != 0 ? (a.mateIn() > 0 ? 10_000 : -10_000) : a.scoreCp();
-                    accept = (side == computer ? cp : -cp) <= ACCEPT_DRAW_CP;
-                } else {
-                    int best = new EnginePlayer(rules).bestMove(p, level, think, seed);
-                    move = best == Move.NONE ? null : MoveNotation.formatUci(p, best);
-                }
-            } catch (RuntimeException e) {
-                LOG.error("computer player failed in game {}", g.id, e);
+            if (failure != null) {
+                LOG.error("computer player failed in game {}", g.id, failure);
+            } else if (offerToAnswer) {
+                EngineResult.Line best = r.lines().isEmpty() ? null : r.lines().get(0);
+                int cp = best == null ? 0 : best.mate() != null ? (best.mate() > 0 ? 10_000 : -10_000) : best.cp();
+                accept = (side == computer ? cp : -cp) <= ACCEPT_DRAW_CP;
+            } else {
+                move = r.bestMove();
             }
             String uci = move;
             boolean yes = accept;
@@ -611,13 +620,18 @@ final class GameService implements AutoCloseable {
                 synchronized (g) {
                     g.engineBusy = false;
                 }
-                timers.schedule(() -> {
-                    synchronized (g) {
-                        scheduleComputer(g);
-                    }
-                }, 500, TimeUnit.MILLISECONDS);
+                retryComputer(g);
             }
         });
+    }
+
+    /** Looks again in half a second whether the computer is to move (after an answer that was not played). */
+    private void retryComputer(LiveGame g) {
+        timers.schedule(() -> {
+            synchronized (g) {
+                scheduleComputer(g);
+            }
+        }, 500, TimeUnit.MILLISECONDS);
     }
 
     /** The computer's think time: 0.2 s at level 0 to 2 s at level 20, less when its clock runs low. */
@@ -648,38 +662,30 @@ final class GameService implements AutoCloseable {
         if (!root.hasLegalMove()) {
             throw GameError.conflict("ply: the side to move has no legal move there");
         }
-        CompletableFuture<Map<String, Object>> out = new CompletableFuture<>();
-        EngineQueue.Refusal r = engines.analysis(client, () -> {
-            try {
-                return analysisView(root, new EnginePlayer(root.ruleSet()).analyse(root, ANALYSIS_DEPTH, ANALYSIS_MS));
-            } catch (RuntimeException e) {
-                throw GameError.unavailable("the engine could not analyse the position: " + e);
+        EngineJob job = EngineJob.analysis(s.rules().id, s.initialFen(), s.moves().subList(0, n), ANALYSIS_MS,
+                ANALYSIS_DEPTH, 1);
+        return engines.submit(job, EngineQueue.Priority.ANALYSIS, client).handle((r, failure) -> {
+            if (failure != null || r.lines().isEmpty()) {
+                throw GameError.unavailable("the engine could not analyse the position: "
+                        + (failure == null ? "no line" : failure));
             }
-        }, out);
-        return switch (r) {
-            case NONE -> out;
-            case CLIENT_BUSY -> throw new GameError(GameError.Kind.TOO_MANY,
-                    "analysis: one of yours is still running; one at a time per client", 1);
-            case QUEUE_FULL -> throw new GameError(GameError.Kind.UNAVAILABLE,
-                    "analysis: the engine queue is full; try again shortly", 2);
-        };
+            return analysisView(root, r.lines().get(0));
+        });
     }
 
-    private static Map<String, Object> analysisView(Position root, EnginePlayer.Analysis a) {
+    /** The analysis JSON of one line: depth, score ({cp} or {mate}), pv (move strings) and pvText (readable). */
+    private static Map<String, Object> analysisView(Position root, EngineResult.Line line) {
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("depth", a.depth());
-        out.put("score", a.mateIn() != 0 ? Map.of("mate", a.mateIn()) : Map.of("cp", a.scoreCp()));
-        List<String> pv = new ArrayList<>();
+        out.put("depth", line.depth());
+        out.put("score", line.mate() != null ? Map.of("mate", line.mate()) : Map.of("cp", line.cp()));
+        out.put("pv", line.pv());
+        int[] pv = new int[line.pv().size()];
         Position q = root.copy();
-        for (int m : a.pv()) {
-            if (m == Move.NONE || !q.isLegal(m)) {
-                break;
-            }
-            pv.add(MoveNotation.formatUci(q, m));
-            q.doMove(m);
+        for (int i = 0; i < pv.length; i++) {
+            pv[i] = MoveNotation.parseUci(q, line.pv().get(i));
+            q.doMove(pv[i]);
         }
-        out.put("pv", pv);
-        out.put("pvText", GameView.readable(root, a.pv()));
+        out.put("pvText", GameView.readable(root, pv));
         return out;
     }
 

@@ -1,5 +1,6 @@
 // The SVG board: squares, coordinates, pieces, hands, highlights, and move input (click-click, drag and
-// drop, drops from hand) against the game's legalMoves; a promotion choice when a move has variants.
+// drop, drops from hand by click or drag) against the game's legalMoves; a promotion choice when a move has
+// variants; one premove while the other side is to move (any destination: its legality is known only on the turn).
 // Built with DOM calls (js/dom.js), never from markup.
 
 import { pieceGroup, pieceSvg, localPieceName } from './pieces.js';
@@ -15,13 +16,17 @@ const KANJI_NUM = ['一', '二', '三', '四', '五', '六', '七', '八', '九'
 export class BoardView {
   /**
    * root: element to draw in; variant: GET /api/variants/{id} answer; family: 'chess' | 'shogi';
-   * onMove(moveString): called with a legal move chosen by the user.
+   * onMove(moveString): called with a legal move chosen by the user; onPremove(premove or null): told when the
+   * premove is set or cancelled by the user.
    */
-  constructor(root, variant, family, onMove) {
+  constructor(root, variant, family, onMove, onPremove = () => {}) {
     this.root = root;
     this.variant = variant;
     this.family = family;
     this.onMove = onMove;
+    this.onPremove = onPremove;
+    /** The premove: {from, to} or {drop: true, piece, to}; null when none. */
+    this.premove = null;
     this.files = variant.files;
     this.ranks = variant.ranks;
     this.info = new Map((variant.pieces || []).map((p) => [p.letter, p]));
@@ -39,6 +44,7 @@ export class BoardView {
     window.addEventListener('pointermove', this.moveListener = (e) => this.pointerMove(e));
     window.addEventListener('pointerup', this.upListener = (e) => this.pointerUp(e));
     root.addEventListener('click', (e) => this.handClick(e));
+    root.addEventListener('pointerdown', (e) => this.handPointerDown(e));
   }
 
   destroy() {
@@ -46,10 +52,14 @@ export class BoardView {
     window.removeEventListener('pointerup', this.upListener);
   }
 
-  /** state: {board: Map, hands, legalMoves, lastMove, checkSquare, interactive, sideToMove} */
+  /**
+   * state: {board: Map, hands, legalMoves, lastMove, checkSquare, interactive, sideToMove, premoveSide}; premoveSide
+   * is the page's own side while the other is to move (a premove may be set), else null (any premove is dropped).
+   */
   setState(state) {
     this.state = { ...this.state, ...state };
-    if (!this.state.interactive) this.selected = null;
+    if (!this.state.premoveSide && !this.state.interactive) this.premove = null; // over, or an old ply shown
+    if (!this.state.interactive && !this.state.premoveSide) this.selected = null;
     this.closePromotion();
     this.render();
   }
@@ -104,6 +114,7 @@ export class BoardView {
         if (light) cls += (f + r) % 2 === 0 ? ' dark' : ' light';
         if (lm && (lm.to === sq || lm.from === sq)) cls += ' last';
         if (this.selected && this.selected.square === sq) cls += ' selected';
+        if (this.premove && (this.premove.to === sq || this.premove.from === sq)) cls += ' premove';
         if (checkSquare === sq) cls += ' check';
         root.appendChild(svg('rect', { class: cls, 'data-square': sq, x: MARGIN + c * SQ, y: MARGIN + row * SQ, width: SQ, height: SQ }));
       }
@@ -111,7 +122,7 @@ export class BoardView {
     if (this.family === 'shogi') root.append(...this.gridLines());
     root.append(...this.coordLabels());
     for (const [sq, p] of board) {
-      if (this.drag && this.drag.moved && this.drag.square === sq) continue;
+      if (this.drag && this.drag.moved && !this.drag.drop && this.drag.square === sq) continue;
       const [c, row] = this.cell(sq);
       root.appendChild(svg('g', { class: 'pc', 'data-on': sq, 'data-side': p.side, 'data-piece': p.piece,
         transform: `translate(${MARGIN + c * SQ} ${MARGIN + row * SQ})` }, pieceGroup(this.pieceOpts(p.piece, p.side))));
@@ -125,7 +136,7 @@ export class BoardView {
         : svg('circle', { class: 'dest', 'data-dest': sq, cx, cy, r: SQ * 0.15 }));
     }
     if (this.drag && this.drag.moved) {
-      const p = board.get(this.drag.square);
+      const p = this.drag.drop ? { piece: this.drag.piece, side: this.drag.side } : board.get(this.drag.square);
       if (p) {
         root.appendChild(svg('g', { class: 'pc dragging', transform: `translate(${this.drag.x - SQ / 2} ${this.drag.y - SQ / 2})` },
           pieceGroup(this.pieceOpts(p.piece, p.side))));
@@ -193,7 +204,7 @@ export class BoardView {
     const order = (this.variant.pieces || []).filter((p) => !p.promoted && !p.royal).map((p) => p.letter);
     const letters = Object.keys(hand).filter((l) => hand[l] > 0)
       .sort((a, b) => order.indexOf(a) - order.indexOf(b));
-    const canDrop = this.state.interactive && this.state.sideToMove === side;
+    const canDrop = (this.state.interactive && this.state.sideToMove === side) || this.state.premoveSide === side;
     const out = [h('span', { class: 'hand-label' }, t(side === 'first' ? 'side.first.shogi' : 'side.second.shogi'))];
     if (!letters.length) out.push(h('span', { class: 'hand-empty' }, t('hand.empty')));
     for (const l of letters) {
@@ -209,6 +220,7 @@ export class BoardView {
   handClick(e) {
     const b = e.target.closest('[data-hand]');
     if (!b || b.disabled) return;
+    if (this.handDragged) { this.handDragged = false; return; }
     const l = b.dataset.hand;
     this.selected = (this.selected && this.selected.drop && this.selected.piece === l) ? null : { drop: true, piece: l };
     this.render();
@@ -228,11 +240,24 @@ export class BoardView {
     return this.opts.flipped ? squareName(this.files - 1 - c, row) : squareName(c, this.ranks - 1 - row);
   }
 
+  /** A press on a piece in hand: the start of a drag to the board (without moving, the click selects it). */
+  handPointerDown(e) {
+    const b = e.target.closest('[data-hand]');
+    if (!b || b.disabled || !this.svg || e.button > 0) return;
+    const [x, y] = this.svgPoint(e);
+    this.handDragged = false;
+    this.drag = { drop: true, piece: b.dataset.hand, side: b.dataset.side, startX: x, startY: y, x, y, moved: false };
+  }
+
   pointerDown(e) {
     if (!this.svg || e.button > 0) return;
     const [x, y] = this.svgPoint(e);
     const sq = this.squareAt(x, y);
     if (!sq) return;
+    if (!this.state.interactive && this.state.premoveSide) {
+      this.premoveDown(e, sq, x, y);
+      return;
+    }
     if (this.selected) {
       const dests = this.movesFrom(this.selected);
       if (dests.has(sq)) {
@@ -270,17 +295,76 @@ export class BoardView {
     this.drag = null;
     if (!d.moved) {
       if (d.again) this.selected = null;
-      this.render();
+      if (!d.drop) this.render();
       return;
     }
     const [x, y] = this.svgPoint(e);
     const sq = this.squareAt(x, y);
-    const dests = this.movesFrom({ square: d.square });
+    if (d.drop) this.handDragged = true;
+    if (!this.state.interactive && this.state.premoveSide) {
+      if (sq && (d.drop ? !this.state.board.has(sq) : sq !== d.square)) {
+        this.setPremove(d.drop ? { drop: true, piece: d.piece, to: sq } : { from: d.square, to: sq });
+      } else {
+        this.render();
+      }
+      return;
+    }
+    const dests = this.movesFrom(d.drop ? { drop: true, piece: d.piece } : { square: d.square });
     if (sq && dests.has(sq)) {
       this.choose(dests.get(sq));
     } else {
       this.render();
     }
+  }
+
+  /**
+   * A press while the other side is to move: a piece of the premove side selects it (a second press on it lets
+   * go), then another square sets the premove; a press elsewhere cancels the premove.
+   */
+  premoveDown(e, sq, x, y) {
+    const side = this.state.premoveSide;
+    const p = this.state.board.get(sq);
+    if (this.selected && (this.selected.drop ? !p : sq !== this.selected.square)) {
+      e.preventDefault();
+      this.setPremove(this.selected.drop ? { drop: true, piece: this.selected.piece, to: sq }
+        : { from: this.selected.square, to: sq });
+      return;
+    }
+    if (p && p.side === side) {
+      e.preventDefault();
+      const again = !!this.selected && this.selected.square === sq;
+      this.selected = { square: sq };
+      this.drag = { square: sq, startX: x, startY: y, x, y, moved: false, again };
+      this.render();
+      return;
+    }
+    this.selected = null;
+    if (this.premove) this.setPremove(null);
+    else this.render();
+  }
+
+  setPremove(pm) {
+    this.premove = pm;
+    this.selected = null;
+    this.render();
+    this.onPremove(pm);
+  }
+
+  /**
+   * On the page's turn: the legal move the premove stands for (with a promotion choice, the promotion: the queen in
+   * chess, promoting in the shogi family, as lichess and lishogi premove), or null when it is not legal now. The
+   * premove is gone either way.
+   */
+  takePremove() {
+    const pm = this.premove;
+    this.premove = null;
+    if (!pm) return null;
+    const rank = (m) => { const suf = parseMove(m).suffix; return suf === '+' || suf === 'q' ? 2 : suf ? 1 : 0; };
+    const candidates = (this.state.legalMoves || []).filter((m) => {
+      const p = parseMove(m);
+      return p && p.to === pm.to && (pm.drop ? p.drop && p.piece === pm.piece : !p.drop && p.from === pm.from);
+    }).sort((a, b) => rank(b) - rank(a));
+    return candidates.length ? candidates[0] : null;
   }
 
   /** One candidate: play it; several (promotion variants): ask. */

@@ -5,6 +5,7 @@
 import { api, variantInfo, isShogiFamily } from './api.js';
 import { t, lang } from './i18n.js';
 import { BoardView } from './board.js';
+import { play as playSound, muted, setMuted } from './sound.js';
 import { parseFen, boardFromList, squareIndex } from './fen.js';
 import { GameState } from './gamestate.js';
 import { h, clear } from './dom.js';
@@ -16,6 +17,10 @@ const PREFS_KEY = 'koma.prefs';
 
 /** Milliseconds between polls of the game while the feed is down. */
 const POLL_MS = 3000;
+/** Where the board column's width set by its resize grip is kept. */
+const BOARD_WIDTH_KEY = 'koma.boardWidth';
+/** The low-time sound plays when the page's own clock falls below this (ms). */
+const LOW_TIME_MS = 10000;
 
 /** Longest chat message (docs/server-api.md, Chat). */
 const CHAT_MAX = 140;
@@ -37,6 +42,11 @@ function terminationKey(termination) {
 }
 
 /** The translation of key, or null when there is none. */
+/** A premove as text: "e2-e4" or a drop "P*e5". */
+function premoveText(pm) {
+  return pm.drop ? `${pm.piece}*${pm.to}` : `${pm.from}-${pm.to}`;
+}
+
 function tOrNull(key, params) {
   const s = t(key, params);
   return s === key ? null : s;
@@ -105,6 +115,7 @@ export class GamePage {
     clearTimeout(this.reconnectTimer);
     if (this.ws) this.ws.close();
     if (this.board) this.board.destroy();
+    if (this.resizeObserver) this.resizeObserver.disconnect();
     if (this.state) this.state.destroy();
     if (window.__komaFeed && window.__komaFeed.page === this) delete window.__komaFeed;
   }
@@ -127,7 +138,9 @@ export class GamePage {
     this.family = isShogiFamily(g.variant) ? 'shogi' : 'chess';
     this.royals = new Set(this.variant.pieces.filter((p) => p.royal).map((p) => p.letter));
     this.layout();
-    this.board = new BoardView(this.q('#board'), this.variant, this.family, (m) => this.sendMove(m));
+    this.rememberBoardWidth();
+    this.board = new BoardView(this.q('#board'), this.variant, this.family, (m) => this.sendMove(m),
+      (pm) => this.showNotice(pm ? t('premove.set', { move: premoveText(pm) }) : ''));
     this.board.setOptions({
       pieceSet: this.prefs.pieceSet || 'kanji',
       coords: this.prefs['coords_' + this.family] || (this.family === 'shogi' ? 'shogi' : 'chess'),
@@ -159,6 +172,31 @@ export class GamePage {
     };
   }
 
+  /**
+   * The board column's width: the one the player last set with its resize grip (kept in localStorage
+   * 'koma.boardWidth'), else the CSS default that fits the window. The grip sets an inline width, which is what is
+   * kept.
+   */
+  rememberBoardWidth() {
+    const main = this.q('.game-main');
+    const page = this.q('.game-page');
+    if (this.variant.drops) page.classList.add('has-hands');
+    try {
+      const w = Number(localStorage.getItem(BOARD_WIDTH_KEY));
+      if (w >= 200 && w <= 4000 && window.innerWidth >= 900) main.style.width = w + 'px';
+    } catch {
+      // no storage: the default width
+    }
+    if (typeof ResizeObserver === 'undefined') return;
+    this.resizeObserver = new ResizeObserver(() => {
+      const w = parseInt(main.style.width, 10);
+      if (w > 0) {
+        try { localStorage.setItem(BOARD_WIDTH_KEY, String(w)); } catch { /* not kept */ }
+      }
+    });
+    this.resizeObserver.observe(main);
+  }
+
   q(css) {
     return this.root.querySelector(css);
   }
@@ -180,8 +218,13 @@ export class GamePage {
         h('p', { class: 'error', id: 'game-error', role: 'alert' }),
         h('p', { class: 'notice', id: 'game-notice', 'aria-live': 'polite' }),
         h('div', { class: 'actions', id: 'actions' }),
+        h('form', { class: 'move-form', id: 'move-form', hidden: true },
+          h('label', { for: 'move-input', id: 'move-input-label' }), ' ',
+          h('input', { type: 'text', id: 'move-input', autocomplete: 'off', spellcheck: 'false', maxlength: 12 }), ' ',
+          h('button', { type: 'submit', id: 'move-send' })),
         h('div', { class: 'view-controls' },
           h('button', { type: 'button', id: 'flip' }), ' ',
+          h('button', { type: 'button', id: 'sound', 'aria-pressed': 'false' }), ' ',
           h('label', { class: 'shogi-only' }, tSpan('view.pieces'), ' ', h('select', { id: 'piece-set' })), ' ',
           h('label', null, tSpan('view.coords'), ' ', h('select', { id: 'coords' })), ' ',
           h('label', { class: 'shogi-only' }, h('input', { type: 'checkbox', id: 'kanji-numerals' }), ' ', tSpan('view.kanjiNumerals')), ' ',
@@ -207,6 +250,8 @@ export class GamePage {
           h('textarea', { id: 'export-out', rows: 5, readonly: true, hidden: true })))));
     const q = (s) => this.q(s);
     q('#flip').addEventListener('click', () => { this.board.setOptions({ flipped: !this.board.opts.flipped }); this.renderBars(); });
+    q('#sound').addEventListener('click', () => { setMuted(!muted()); this.relabelStatic(); });
+    q('#move-form').addEventListener('submit', (e) => { e.preventDefault(); this.typedMove(); });
     q('#piece-set').addEventListener('change', (e) => { this.prefs.pieceSet = e.target.value; this.prefsChanged(); });
     q('#coords').addEventListener('change', (e) => { this.prefs['coords_' + this.family] = e.target.value; this.prefsChanged(); });
     q('#kanji-numerals').addEventListener('change', (e) => { this.prefs.kanjiNumerals = e.target.checked; this.prefsChanged(); });
@@ -250,6 +295,11 @@ export class GamePage {
     for (const el of this.root.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
     q('.game-title').textContent = t('variant.' + this.variant.id);
     q('#flip').textContent = t('view.flip');
+    q('#sound').textContent = t(muted() ? 'view.sound.off' : 'view.sound.on');
+    q('#sound').setAttribute('aria-pressed', String(!muted()));
+    q('#move-input-label').textContent = t('move.type');
+    q('#move-input').placeholder = t('move.type.example.' + this.family);
+    q('#move-send').textContent = t('move.play');
     const opt = (v, cur, label) => h('option', { value: v, selected: v === cur }, label);
     const set = this.board ? this.board.opts.pieceSet : this.prefs.pieceSet || 'kanji';
     clear(q('#piece-set'), opt('kanji', set, t('view.set.kanji')), opt('international', set, t('view.set.international')));
@@ -348,6 +398,7 @@ export class GamePage {
     const g = this.game;
     if (!g || this.destroyed) return;
     this.noticeDeclinedOffer();
+    this.sounds(c);
     if (this.viewPly !== null && this.viewPly >= g.ply) this.viewPly = null;
     if (this.lastStatus && this.lastStatus !== 'finished' && g.status === 'finished') {
       this.analysisOn = false;
@@ -376,6 +427,24 @@ export class GamePage {
     if (c.takeback) this.renderStatusLine();
     if (c.moves || c.status || c.seat || c.players) this.renderBars();
     this.tickClocks();
+  }
+
+  /**
+   * The sound of a change: the end of the game; else, for new moves, a check, a capture (fewer pieces on the board
+   * than before) or a move. A whole game (the first load, a resync) makes no sound.
+   */
+  sounds(c) {
+    const g = this.game;
+    const pieces = g.board ? g.board.length : 0;
+    const before = this.pieceCount;
+    this.pieceCount = pieces;
+    if (c.whole) return;
+    if (c.status && g.status === 'finished' && this.lastStatus && this.lastStatus !== 'finished') playSound('end');
+    else if (c.moves && (c.newMoves || 0) > 0) {
+      if (g.check) playSound('check');
+      else if (before !== undefined && pieces < before) playSound('capture');
+      else playSound('move');
+    }
   }
 
   /**
@@ -476,6 +545,13 @@ export class GamePage {
       && (g.you === 'both' || g.you === g.sideToMove) && g.players[g.sideToMove] === 'human';
   }
 
+  /** The page's own side while the other side (a person or the computer) is to move in a live game, else null. */
+  premoveSide() {
+    const g = this.game;
+    if (g.status !== 'active' || this.viewPly !== null || !g.you || g.you === 'both' || g.sideToMove === g.you) return null;
+    return g.you;
+  }
+
   renderPosition() {
     const g = this.game;
     const p = this.shownPly();
@@ -508,8 +584,14 @@ export class GamePage {
     }
     this.board.setState({
       board, hands, lastMove, checkSquare, sideToMove: side,
-      legalMoves: p === g.ply ? g.legalMoves : [], interactive: this.canMove(),
+      legalMoves: p === g.ply ? g.legalMoves : [], interactive: this.canMove(), premoveSide: this.premoveSide(),
     });
+    if (this.canMove() && this.board.premove) {
+      const m = this.board.takePremove();
+      this.board.render();
+      if (m) this.sendMove(m);
+      else this.showNotice(t('premove.cancelled'));
+    }
     const label = this.q('#ply-label');
     label.textContent = t('nav.ply', { ply: p, total: g.ply });
     label.dataset.ply = p;
@@ -666,6 +748,7 @@ export class GamePage {
     const claims = this.variant.claims || {};
     const impasse = !!claims.impasse && g.status === 'active' && this.kingsInZones();
     const takeback = this.takebackState();
+    this.q('#move-form').hidden = !(g.status === 'active' && g.you);
     if (this.unchanged('actions', g.status, g.you, g.drawOffer, g.you === 'both' ? g.sideToMove : null, impasse,
       g.ply < 2, takeback)) return;
     const button = (action, id, key) => h('button', { type: 'button', 'data-action': action, id }, t(key));
@@ -804,6 +887,21 @@ export class GamePage {
     return Math.floor((ply - 1 + (this.firstMovesAtStart() ? 0 : 1)) / 2) + 1;
   }
 
+  /**
+   * The low-time sound, once per side and game: when the page's own running clock (not a correspondence one)
+   * falls below LOW_TIME_MS, or a tenth of the starting time when that is less.
+   */
+  warnLowTime(side, running, ms) {
+    const g = this.game;
+    if (!running || g.clock.type === 'correspondence' || !(g.you === side || g.you === 'both')) return;
+    this.lowTimeWarned = this.lowTimeWarned || {};
+    const limit = Math.min(LOW_TIME_MS, (g.clock.initialMs || LOW_TIME_MS * 10) / 10);
+    if (ms < limit && ms > 0 && !this.lowTimeWarned[side]) {
+      this.lowTimeWarned[side] = true;
+      playSound('lowTime');
+    }
+  }
+
   /** Redraws the clocks: the running side's time counts down from the server's reading at clock.serverTime. */
   tickClocks() {
     const g = this.game;
@@ -821,6 +919,7 @@ export class GamePage {
         inByoyomi = true;
         ms = g.clock.byoyomiMs + ms;
       }
+      this.warnLowTime(side, running, ms);
       let s = g.clock.type === 'correspondence' ? formatDays(ms) : formatClock(ms);
       if (g.clock.type === 'byoyomi') {
         if (inByoyomi) s += ` ${t('clock.byoyomiShort')}`;
@@ -870,6 +969,28 @@ export class GamePage {
     } catch (e) {
       this.showFailure(t('error.action.again'), e);
     }
+  }
+
+  /**
+   * A move typed in the move box, in the rule set's move strings (e2e4, e7e8q, 7g7f, P*5e, P@e5; case and
+   * spaces as typed are forgiven): played when it is one of the legal moves, else said why not.
+   */
+  typedMove() {
+    const input = this.q('#move-input');
+    const text = input.value.trim().replace(/\s+/g, '');
+    if (!text) return;
+    const legal = this.game.legalMoves || [];
+    const found = legal.find((m) => m === text) || legal.find((m) => m.toLowerCase() === text.toLowerCase());
+    if (!this.canMove()) {
+      this.showError(t('move.typed.notYourTurn'));
+      return;
+    }
+    if (!found) {
+      this.showError(t('move.typed.illegal', { move: text }));
+      return;
+    }
+    input.value = '';
+    this.sendMove(found);
   }
 
   async sendMove(move) {

@@ -112,8 +112,8 @@ export function pieceGroup(opts) {
       inner.push(svg('text', { x: 50, y: 62, class: 'kanji k1' + pro }, k));
     } else {
       const cls = `kanji k2${small ? ' small' : ''}${pro}`;
-      inner.push(svg('text', { x: 50, y: small ? 56 : 50, class: cls }, k[0]));
-      inner.push(svg('text', { x: 50, y: small ? 86 : 84, class: cls }, k[1]));
+      inner.push(svg('text', { x: 50, y: small ? 59 : 53, class: cls }, k[0]));
+      inner.push(svg('text', { x: 50, y: small ? 90 : 90, class: cls }, k[1]));
     }
   }
   return svg('g', { class: `piece shogi ${side}${pro}`, 'data-letter': letter, transform: rotate ? 'rotate(180 50 50)' : null }, inner);

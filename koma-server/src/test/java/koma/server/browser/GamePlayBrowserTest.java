@@ -1,0 +1,202 @@
+package koma.server.browser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.interactions.Actions;
+
+/**
+ * What players of lichess and lishogi take for granted, as the page does it: sounds for moves, captures and the
+ * end (with the mute switch), a move typed on the keyboard, a piece dragged from the hand, and a premove played
+ * when it becomes legal or cancelled when it is not. Sounds are counted by the page (window.__komaSounds), since
+ * the test machine has no audio output.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GamePlayBrowserTest {
+    /** The premove highlight of css/koma.css (#b9a2e6), as getComputedStyle gives it. */
+    private static final String PREMOVE = "rgb(185, 162, 230)";
+
+    private TestSite site;
+    private Browser browser;
+
+    @BeforeAll
+    void start() throws IOException {
+        site = TestSite.start("play", null);
+        browser = new Browser(site.base);
+    }
+
+    @AfterAll
+    void stop() throws IOException {
+        if (browser != null) {
+            browser.close();
+        }
+        if (site != null) {
+            site.close();
+        }
+    }
+
+    private static long sounds(Browser b, String kind) {
+        Object n = b.js("const s = window.__komaSounds; return s && s.counts[arguments[0]] ? s.counts[arguments[0]] : 0;", kind);
+        return ((Number) n).longValue();
+    }
+
+    private static void waitForPly(Browser b, int ply) {
+        b.waiting(20).until(d -> b.shownPly() == ply);
+    }
+
+    @Test
+    void movesCapturesAndTheEndSoundUnlessMuted() {
+        browser.open("/");
+        browser.js("localStorage.removeItem('koma.mute');");
+        browser.newGame("chess", "hotseat", 0, null, null);
+        browser.waitFor("#sound");
+        assertEquals("true", browser.waitFor("#sound").getAttribute("aria-pressed"));
+        browser.clickMove("e2e4", "first");
+        waitForPly(browser, 1);
+        browser.waiting(5).until(d -> sounds(browser, "move") == 1);
+        browser.clickMove("d7d5", "second");
+        waitForPly(browser, 2);
+        browser.clickMove("e4d5", "first");
+        waitForPly(browser, 3);
+        browser.waiting(5).until(d -> sounds(browser, "capture") == 1);
+        assertEquals(2, sounds(browser, "move"), "a capture is not also a move sound");
+        // muted: the page still asks for the sound, but none plays
+        browser.clickRetrying("#sound");
+        browser.waiting(5).until(d -> "false".equals(browser.waitFor("#sound").getAttribute("aria-pressed")));
+        assertEquals("Sound: off", browser.text("#sound"));
+        Object askedBefore = browser.js("return window.__komaSounds.asked;");
+        browser.clickMove("g8f6", "second");
+        waitForPly(browser, 4);
+        browser.waiting(5).until(d -> !askedBefore.equals(browser.js("return window.__komaSounds.asked;")));
+        assertEquals(2, sounds(browser, "move"), "muted: no move sound played");
+        browser.clickRetrying("#sound");
+        browser.waiting(5).until(d -> "true".equals(browser.waitFor("#sound").getAttribute("aria-pressed")));
+        // 1.f3 e5 2.g4 Qh4#: the game's end sounds (not a check)
+        browser.newGame("chess", "hotseat", 0, null, null);
+        for (String[] m : new String[][]{{"f2f3", "first"}, {"e7e5", "second"}, {"g2g4", "first"}, {"d8h4", "second"}}) {
+            int ply = browser.shownPly();
+            browser.clickMove(m[0], m[1]);
+            waitForPly(browser, ply + 1);
+        }
+        browser.waiting(10).until(d -> sounds(browser, "end") == 1);
+    }
+
+    @Test
+    void aMoveTypedOnTheKeyboardIsPlayedAndAWrongOneNamed() {
+        browser.newGame("chess", "hotseat", 0, null, null);
+        var input = browser.waitFor("#move-input");
+        assertEquals("Type a move", browser.text("label[for='move-input']"), "the box is labelled");
+        input.sendKeys("e2e4", Keys.ENTER);
+        waitForPly(browser, 1);
+        assertEquals("P", browser.pieceOn("e4"));
+        browser.waitFor("#move-input").sendKeys("e7e6x", Keys.ENTER);
+        browser.waiting(5).until(d -> browser.text("#game-error").contains("e7e6x is not a legal move here"));
+        assertEquals(1, browser.shownPly());
+        browser.waitFor("#move-input").clear();
+        browser.waitFor("#move-input").sendKeys("E7E5", Keys.ENTER);
+        waitForPly(browser, 2);
+        assertEquals("P", browser.pieceOn("e5"), "typed in capitals, still the move");
+        assertEquals("second", browser.js("return document.querySelector(\"g.pc[data-on='e5']\").dataset.side;"));
+    }
+
+    @Test
+    void aPieceIsDraggedFromTheHandToTheBoard() {
+        // sente has a pawn in hand and none on file 1 (the page's file i): the drop P@i5 is legal
+        browser.newGame("shogi", "hotseat", 0, null, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1");
+        browser.waitFor(".hand [data-hand='P'][data-side='first']");
+        // the page may redraw the hand once more as the feed connects: find both ends again if it did
+        for (int attempt = 0; browser.shownPly() == 0; attempt++) {
+            try {
+                var hand = browser.waitFor(".hand [data-hand='P'][data-side='first']");
+                var from = hand.getRect();
+                var to = browser.square("i5").getRect();
+                // by offsets: the board redraws while a piece is dragged, so its squares cannot be held as elements
+                int dx = to.x + to.width / 2 - (from.x + from.width / 2);
+                int dy = to.y + to.height / 2 - (from.y + from.height / 2);
+                new Actions(browser.driver).moveToElement(hand).clickAndHold().moveByOffset(dx / 2, dy / 2)
+                        .moveByOffset(dx - dx / 2, dy - dy / 2).release().perform();
+                waitForPly(browser, 1);
+            } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
+        assertEquals("P", browser.pieceOn("i5"));
+        assertTrue(browser.all(".hand [data-hand='P'][data-side='first']").isEmpty(), "the hand is empty");
+    }
+
+    @Test
+    void aPremoveIsPlayedWhenLegalAndCancelledWhenNot() throws Exception {
+        String id = browser.newGame("chess", "friend", 0, "first", null);
+        String link = browser.waitFor("#share-link").getAttribute("value");
+        try (Browser bob = new Browser(site.base)) {
+            bob.driver.get(link);
+            bob.clickRetrying("#join");
+            bob.waiting(20).until(d -> bob.all("#join").isEmpty());
+            browser.waiting(20).until(d -> browser.all("#join-box:not([hidden])").isEmpty());
+            browser.clickMove("e2e4", "first");
+            waitForPly(bob, 1);
+            // bob to move: alice premoves d2-d4 (shown in the premove colour)
+            browser.clickSquare("d2");
+            browser.clickSquare("d4");
+            browser.waiting(5).until(d -> PREMOVE.equals(browser.js(
+                    "return getComputedStyle(document.querySelector(\"rect[data-square='d4']\")).fill;")));
+            assertTrue(browser.text("#game-notice").contains("d2-d4"), browser.text("#game-notice"));
+            bob.clickMove("e7e5", "second");
+            // the premove is played at once on alice's turn
+            waitForPly(browser, 3);
+            assertEquals("P", browser.pieceOn("d4"));
+            assertEquals("d2d4", site.game(id).get("moves").get(2).get("move").asText());
+            // now e4-e5 as a premove: the square is taken when the turn comes, so it is cancelled
+            browser.clickSquare("e4");
+            browser.clickSquare("e5");
+            browser.waiting(5).until(d -> browser.text("#game-notice").contains("e4-e5"));
+            bob.clickMove("b8c6", "second");
+            browser.waiting(10).until(d -> browser.text("#game-notice").contains("Premove cancelled"));
+            assertEquals(4, site.game(id).get("ply").asInt(), "nothing was played for alice");
+            assertTrue(browser.all("rect.premove").isEmpty(), "the premove is no longer shown");
+        }
+    }
+
+    @Test
+    void theBoardFillsTheWindowsHeightOnADesktopAndTheWidthOnAPhone() {
+        browser.newGame("washogi", "hotseat", 0, null, null);
+        viewport(1366, 757);
+        double desktop = ((Number) browser.js("return document.querySelector('svg.board').getBoundingClientRect().width;"))
+                .doubleValue();
+        // the window is 757 px high: the board takes what the header and player bars leave (757 - 150 = 607 px)
+        assertTrue(desktop > 550 && desktop < 620, "board width at 1366x757: " + desktop + ", window "
+                + browser.js("return innerWidth + 'x' + innerHeight;"));
+        browser.screenshot("play-washogi-desktop");
+        viewport(390, 701);
+        double phone = ((Number) browser.js("return document.querySelector('svg.board').getBoundingClientRect().width;"))
+                .doubleValue();
+        double page = ((Number) browser.js("return document.documentElement.clientWidth;")).doubleValue();
+        assertTrue(phone > page - 40, "the board takes the phone's width: " + phone + " of " + page);
+        double header = ((Number) browser.js("return document.querySelector('header.top').getBoundingClientRect().height;"))
+                .doubleValue();
+        assertTrue(header < 50, "the header is one row on a phone: " + header + " px");
+        assertEquals(page, ((Number) browser.js("return document.documentElement.scrollWidth;")).doubleValue(),
+                "no sideways scrolling on a phone");
+        browser.screenshot("play-washogi-phone");
+        browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1300, 1000));
+    }
+
+    /** Sizes the window so that the page itself (innerWidth x innerHeight) has this size. */
+    private void viewport(int width, int height) {
+        var window = browser.driver.manage().window();
+        window.setSize(new org.openqa.selenium.Dimension(width, height));
+        long dw = width - ((Number) browser.js("return innerWidth;")).longValue();
+        long dh = height - ((Number) browser.js("return innerHeight;")).longValue();
+        window.setSize(new org.openqa.selenium.Dimension(width + (int) dw, height + (int) dh));
+        browser.waiting(5).until(d -> ((Number) browser.js("return innerHeight;")).longValue() == height);
+    }
+}

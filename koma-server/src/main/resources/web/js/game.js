@@ -311,6 +311,7 @@ export class GamePage {
     q('#analyse').textContent = t('analysis.run');
     q('#chat-send').textContent = t('chat.send');
     q('#chat-input').setAttribute('placeholder', t('chat.placeholder'));
+    q('#chat-input').setAttribute('aria-label', t('chat.placeholder'));
     // KIF and CSA are defined for shogi only; Wa shogi records are PGN with UCI moves (README, Game records)
     const formats = [...this.variant.records, 'fen'];
     clear(q('#export-buttons'), formats.map((f, i) => [i ? ' ' : null,
@@ -704,7 +705,7 @@ export class GamePage {
       content = [h('p', null, t('join.invited')), h('button', { type: 'button', id: 'join', class: 'primary' }, t('join.button'))];
     } else if (g.status === 'waiting' && g.you && g.mode === 'friend') {
       const url = location.origin + (g.joinUrl || `/game/${encodeURIComponent(g.id)}?join`);
-      content = [h('p', null, t('join.share')), h('input', { type: 'text', id: 'share-link', readonly: true, value: url }), ' ',
+      content = [h('p', null, t('join.share')), h('input', { type: 'text', id: 'share-link', readonly: true, value: url, 'aria-label': t('join.share') }), ' ',
         h('button', { type: 'button', id: 'copy-link' }, t('join.copy'))];
     } else if (!g.you && g.status !== 'waiting') {
       content = [h('p', { class: 'spectating' }, t('join.spectating'))];

@@ -1,12 +1,28 @@
 // The new-game page: rule set, mode, level, colour, clock, optional start position or game record.
 
-import { api, VARIANT_IDS } from './api.js';
+import { api, VARIANT_IDS, variantInfo } from './api.js';
+import { miniBoard } from './miniboard.js';
 import { t } from './i18n.js';
 import { navigate } from './main.js';
 import { h, clear } from './dom.js';
 
 /** The days per move a correspondence clock may have (docs/server-api.md). */
 const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14];
+
+/**
+ * What a computer level is roughly worth: Elo on Stockfish's UCI_Elo scale in chess at 100 ms a move, from the
+ * matches in bench/results/2026-11-21-skill.txt (levels 0 and 2 through games against level 4; the levels between
+ * are interpolated). From level 10 up the server's longer think time (up to 2 s) makes the computer stronger than
+ * those 100 ms games showed, so the page says "1800 or more".
+ */
+const LEVEL_ELO = [510, 640, 750, 890, 1020, 1240, 1450, 1540, 1620, 1680, 1730];
+
+/** The rough worth of a level as words: its Elo estimate and a band a newcomer understands. */
+export function levelWorth(level) {
+  const elo = level < LEVEL_ELO.length ? LEVEL_ELO[level] : null;
+  const band = level <= 2 ? 'beginner' : level <= 6 ? 'casual' : level <= 10 ? 'club' : 'strong';
+  return t('level.band.' + band) + ' · ' + (elo ? t('level.elo', { elo }) : t('level.eloAbove', { elo: 1800 }));
+}
 
 /** The form that POSTs /api/games and opens the new game. */
 export class NewGamePage {
@@ -34,7 +50,8 @@ export class NewGamePage {
         radio('mode', 'hotseat', v.mode, t('mode.hotseat'))),
       h('div', { class: 'field', 'data-for': 'computer' }, h('label', { for: 'ng-level' }, t('new.level')), '\n      ',
         h('input', { id: 'ng-level', name: 'level', type: 'range', min: 0, max: 20, value: v.level }), ' ',
-        h('output', { id: 'ng-level-out' }, v.level)),
+        h('output', { id: 'ng-level-out', for: 'ng-level' }, v.level), ' ',
+        h('span', { class: 'level-worth', id: 'ng-level-worth' }, levelWorth(v.level))),
       h('div', { class: 'field', 'data-for': 'computer friend' }, h('label', { for: 'ng-color' }, t('new.color')), '\n      ',
         h('select', { id: 'ng-color', name: 'color' }, opt('first', v.color, t('color.first')),
           opt('second', v.color, t('color.second')), opt('random', v.color, t('color.random')))),
@@ -58,13 +75,31 @@ export class NewGamePage {
         h('textarea', { id: 'ng-record', name: 'record', rows: 6, spellcheck: 'false' })),
       h('p', { class: 'error', id: 'ng-error', role: 'alert' }),
       h('button', { type: 'submit', id: 'ng-start', class: 'primary' }, t('new.start')));
-    clear(this.root, h('section', { class: 'new-game' }, h('h1', null, t('new.title')), form));
+    const games = h('section', { class: 'game-list', 'aria-labelledby': 'game-list-title' },
+      h('h2', { id: 'game-list-title' }, t('home.games')),
+      h('ul', null, VARIANT_IDS.map((id) => h('li', { class: 'game-card', 'data-variant': id },
+        h('span', { class: 'game-card-board', 'data-board': id }),
+        h('span', { class: 'game-card-text' },
+          h('button', { type: 'button', class: 'game-card-name', 'data-pick': id }, t('variant.' + id)),
+          h('span', { class: 'game-card-line' }, t('rules.text.' + id)), ' ',
+          h('a', { href: '/rules/' + id, 'data-link': true }, t('new.rulesLink')))))));
+    clear(this.root, h('div', { class: 'home' }, h('section', { class: 'new-game' }, h('h1', null, t('new.title')), form), games));
+    games.addEventListener('click', (e) => {
+      const b = e.target.closest('[data-pick]');
+      if (!b) return;
+      form.elements.variant.value = b.dataset.pick;
+      sync();
+      form.elements.variant.focus();
+    });
+    this.drawBoards(games);
     form.elements.record.value = v.record;
     const sync = () => {
       const mode = form.elements.mode.value;
       for (const el of form.querySelectorAll('[data-for]')) el.hidden = !el.dataset.for.split(' ').includes(mode);
       for (const el of form.querySelectorAll('[data-clock]')) el.hidden = el.dataset.clock !== form.elements.clock.value;
       this.root.querySelector('#ng-level-out').textContent = form.elements.level.value;
+      this.root.querySelector('#ng-level-worth').textContent = levelWorth(Number(form.elements.level.value));
+      for (const c of this.root.querySelectorAll('.game-card')) c.classList.toggle('chosen', c.dataset.variant === form.elements.variant.value);
       this.root.querySelector('.rules-link').setAttribute('href', '/rules/' + encodeURIComponent(form.elements.variant.value));
       this.values = this.read(form);
     };
@@ -75,6 +110,19 @@ export class NewGamePage {
       e.preventDefault();
       this.submit(form);
     });
+  }
+
+  /** The small start-position pictures of the game list (each rule set's data is fetched once and cached). */
+  async drawBoards(list) {
+    for (const id of VARIANT_IDS) {
+      try {
+        const v = await variantInfo(id);
+        const slot = list.querySelector(`[data-board="${CSS.escape(id)}"]`);
+        if (slot && slot.isConnected) slot.replaceChildren(miniBoard(v, 88, t('home.startPosition', { game: t('variant.' + id) })));
+      } catch {
+        // no picture: the name and the line say enough
+      }
+    }
   }
 
   read(form) {

@@ -47,6 +47,8 @@ public final class Browser implements AutoCloseable {
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--user-data-dir=" + profile, "--window-size=1300,1000", "--lang=en-US");
         o.setExperimentalOption("prefs", Map.of("intl.accept_languages", "en-US,en"));
+        // the console, for the tests that check a page logs no error
+        o.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         driver = new ChromeDriver(service, o);

@@ -1,0 +1,149 @@
+package koma.server.browser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+
+import koma.rules.RuleSet;
+
+/**
+ * Lighthouse-style basics on every kind of page, at a phone's width: no error in the console, no sideways scrolling,
+ * every control (button, input, select, textarea) named for a screen reader. Then the home page's list of games
+ * and level worth, and a screenshot of every rule set's game page at 1366x757 and 390x701 (kept under
+ * target/screenshots as CI artifacts).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PageBasicsBrowserTest {
+    /**
+     * The controls of the page without an accessible name: none of aria-label, aria-labelledby, a label element,
+     * a title, or (buttons) text; hidden ones are skipped.
+     */
+    private static final String UNNAMED = "const out = [];"
+            + " for (const el of document.querySelectorAll('button, input, select, textarea')) {"
+            + "  if (el.type === 'hidden' || el.closest('[hidden]') || el.getClientRects().length === 0) continue;"
+            + "  const named = (el.getAttribute('aria-label') || '').trim() || el.getAttribute('aria-labelledby')"
+            + "   || (el.labels && el.labels.length && [...el.labels].some((l) => l.textContent.trim()))"
+            + "   || (el.title || '').trim() || (el.tagName === 'BUTTON' && el.textContent.trim());"
+            + "  if (!named) out.push(el.outerHTML.slice(0, 120));"
+            + " } return out;";
+
+    private TestSite site;
+    private Browser browser;
+
+    @BeforeAll
+    void start() throws IOException {
+        site = TestSite.start("basics", null);
+        browser = new Browser(site.base);
+    }
+
+    @AfterAll
+    void stop() throws IOException {
+        if (browser != null) {
+            browser.close();
+        }
+        if (site != null) {
+            site.close();
+        }
+    }
+
+    /** Sizes the window so that the page itself (innerWidth x innerHeight) has this size. */
+    private void viewport(int width, int height) {
+        var window = browser.driver.manage().window();
+        window.setSize(new Dimension(width, height));
+        long dw = width - ((Number) browser.js("return innerWidth;")).longValue();
+        long dh = height - ((Number) browser.js("return innerHeight;")).longValue();
+        window.setSize(new Dimension(width + (int) dw, height + (int) dh));
+        browser.waiting(5).until(d -> ((Number) browser.js("return innerWidth;")).longValue() == width);
+    }
+
+    /** The console's errors since the last call. */
+    private List<String> consoleErrors() {
+        List<String> out = new ArrayList<>();
+        for (LogEntry e : browser.driver.manage().logs().get(LogType.BROWSER)) {
+            if (e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
+                out.add(e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private void checkBasics(String what) {
+        assertEquals(List.of(), consoleErrors(), what + ": console errors");
+        long scroll = ((Number) browser.js("return document.documentElement.scrollWidth;")).longValue();
+        long width = ((Number) browser.js("return document.documentElement.clientWidth;")).longValue();
+        assertTrue(scroll <= width, what + ": the page scrolls sideways (" + scroll + " > " + width + ")");
+        assertEquals(List.of(), browser.js(UNNAMED), what + ": controls without an accessible name");
+    }
+
+    @Test
+    void everyPageKindMeetsTheBasicsOnAPhone() {
+        viewport(390, 701);
+        consoleErrors();
+        browser.open("/");
+        browser.waitFor("#new-game-form");
+        browser.waiting(10).until(d -> browser.all(".game-card svg.mini-board").size() == RuleSet.IDS.size());
+        checkBasics("home");
+        for (String[] game : new String[][]{{"chess", "hotseat"}, {"shogi", "computer"}, {"washogi-drops", "friend"}}) {
+            browser.newGame(game[0], game[1], 0, "first", null);
+            browser.waitFor("svg.board");
+            // a friend game nobody joined yet shows its share link; the others the move box
+            browser.waitFor(game[1].equals("friend") ? "#share-link" : "#move-input");
+            checkBasics("game page, " + game[0] + " " + game[1]);
+        }
+        for (String path : new String[]{"/lobby", "/rules/washogi", "/account", "/games"}) {
+            browser.open(path);
+            browser.waiting(10).until(d -> browser.all("main#app .loading").isEmpty());
+            checkBasics(path);
+        }
+        viewport(1300, 1000);
+    }
+
+    @Test
+    void theHomePageListsEveryGameAndSaysWhatALevelIsWorth() {
+        viewport(1366, 757);
+        browser.open("/");
+        browser.waitFor("#new-game-form");
+        // one card per rule set, each with its start position drawn and the rule set's one-line summary
+        browser.waiting(10).until(d -> browser.all(".game-card svg.mini-board").size() == RuleSet.IDS.size());
+        assertEquals(RuleSet.IDS.size(), browser.all(".game-card").size());
+        assertTrue(browser.text(".game-card[data-variant='shogi'] .game-card-line").contains("checkmate the king"));
+        // Shogi's picture: 40 pieces on 81 squares
+        assertEquals(40L, browser.js("return document.querySelectorAll(\".game-card[data-variant='shogi'] svg.mini-board > g\").length;"));
+        // the level slider says what a level is worth (bench/results/2026-11-21-skill.txt: level 3 ~890, level 0 ~510)
+        assertEquals("casual player · about 890 Elo in chess", browser.text("#ng-level-worth"));
+        browser.js("const r = document.querySelector('#ng-level'); r.value = '0'; r.dispatchEvent(new Event('input', {bubbles: true}));");
+        browser.waiting(5).until(d -> browser.text("#ng-level-worth").equals("beginner · about 510 Elo in chess"));
+        // picking a game in the list chooses it in the form
+        browser.clickRetrying(".game-card[data-variant='washogi'] [data-pick]");
+        browser.waiting(5).until(d -> "washogi".equals(browser.js("return document.querySelector('#ng-variant').value;")));
+        browser.screenshot("home-desktop");
+        viewport(1300, 1000);
+    }
+
+    @Test
+    void everyRuleSetsGamePageIsPhotographedAtBothSizes() {
+        for (String id : RuleSet.IDS) {
+            viewport(1300, 1000);
+            browser.newGame(id, "hotseat", 0, null, null);
+            browser.waitFor("svg.board g.pc");
+            for (int[] size : new int[][]{{1366, 757}, {390, 701}}) {
+                viewport(size[0], size[1]);
+                browser.waiting(5).until(d -> ((Number) browser.js(
+                        "return document.querySelector('svg.board').getBoundingClientRect().width;")).doubleValue() > 200);
+                browser.screenshot("rule-set-" + id + "-" + size[0] + "x" + size[1]);
+            }
+        }
+        viewport(1300, 1000);
+    }
+}

@@ -21,6 +21,8 @@ const POLL_MS = 3000;
 const BOARD_WIDTH_KEY = 'koma.boardWidth';
 /** The low-time sound plays when the page's own clock falls below this (ms). */
 const LOW_TIME_MS = 10000;
+/** Clocks from this much starting time (ms) count as slow: their moves are confirmed by default. */
+const SLOW_CLOCK_MS = 30 * 60000;
 
 /** Longest chat message (docs/server-api.md, Chat). */
 const CHAT_MAX = 140;
@@ -139,7 +141,7 @@ export class GamePage {
     this.royals = new Set(this.variant.pieces.filter((p) => p.royal).map((p) => p.letter));
     this.layout();
     this.rememberBoardWidth();
-    this.board = new BoardView(this.q('#board'), this.variant, this.family, (m) => this.sendMove(m),
+    this.board = new BoardView(this.q('#board'), this.variant, this.family, (m) => this.proposeMove(m),
       (pm) => this.showNotice(pm ? t('premove.set', { move: premoveText(pm) }) : ''));
     this.board.setOptions({
       pieceSet: this.prefs.pieceSet || 'kanji',
@@ -217,6 +219,7 @@ export class GamePage {
         h('div', { class: 'join-box', id: 'join-box', hidden: true }),
         h('p', { class: 'error', id: 'game-error', role: 'alert' }),
         h('p', { class: 'notice', id: 'game-notice', 'aria-live': 'polite' }),
+        h('div', { class: 'confirm-box', id: 'confirm-box', hidden: true, role: 'group' }),
         h('div', { class: 'actions', id: 'actions' }),
         h('form', { class: 'move-form', id: 'move-form', hidden: true },
           h('label', { for: 'move-input', id: 'move-input-label' }), ' ',
@@ -228,7 +231,8 @@ export class GamePage {
           h('label', { class: 'shogi-only' }, tSpan('view.pieces'), ' ', h('select', { id: 'piece-set' })), ' ',
           h('label', null, tSpan('view.coords'), ' ', h('select', { id: 'coords' })), ' ',
           h('label', { class: 'shogi-only' }, h('input', { type: 'checkbox', id: 'kanji-numerals' }), ' ', tSpan('view.kanjiNumerals')), ' ',
-          h('label', { class: 'shogi-only' }, tSpan('view.notation'), ' ', h('select', { id: 'notation' }))),
+          h('label', { class: 'shogi-only' }, tSpan('view.notation'), ' ', h('select', { id: 'notation' })), ' ',
+          h('label', null, tSpan('view.confirm'), ' ', h('select', { id: 'confirm-moves' }))),
         h('div', { class: 'nav', id: 'nav' },
           navButton('first', 'first', '«'), ' ', navButton('prev', 'previous', '‹'), ' ',
           h('span', { id: 'ply-label' }), ' ',
@@ -256,6 +260,11 @@ export class GamePage {
     q('#coords').addEventListener('change', (e) => { this.prefs['coords_' + this.family] = e.target.value; this.prefsChanged(); });
     q('#kanji-numerals').addEventListener('change', (e) => { this.prefs.kanjiNumerals = e.target.checked; this.prefsChanged(); });
     q('#notation').addEventListener('change', (e) => { this.prefs.notation = e.target.value; this.prefsChanged(); });
+    q('#confirm-moves').addEventListener('change', (e) => { this.prefs.confirmMoves = e.target.value; savePrefs(this.prefs); });
+    q('#confirm-box').addEventListener('click', (e) => {
+      const b = e.target.closest('[data-confirm]');
+      if (b) this.confirmMove(b.dataset.confirm === 'yes');
+    });
     q('#nav').addEventListener('click', (e) => {
       const b = e.target.closest('[data-nav]');
       if (b) this.step(b.dataset.nav);
@@ -308,6 +317,9 @@ export class GamePage {
     q('#kanji-numerals').checked = !!this.prefs.kanjiNumerals;
     const notation = this.prefs.notation || 'western';
     clear(q('#notation'), opt('western', notation, t('view.notation.western')), opt('japanese', notation, t('view.notation.japanese')));
+    const confirm = this.prefs.confirmMoves || 'slow';
+    clear(q('#confirm-moves'), opt('never', confirm, t('view.confirm.never')), opt('slow', confirm, t('view.confirm.slow')),
+      opt('always', confirm, t('view.confirm.always')));
     q('#analyse').textContent = t('analysis.run');
     q('#chat-send').textContent = t('chat.send');
     q('#chat-input').setAttribute('placeholder', t('chat.placeholder'));
@@ -973,6 +985,45 @@ export class GamePage {
   }
 
   /**
+   * Move confirmation (the page preference, as lichess's): 'never', 'slow' (correspondence games and clocks of 30
+   * minutes or more, the default) or 'always'. Hot-seat games never ask.
+   */
+  needsConfirmation() {
+    const g = this.game;
+    const pref = this.prefs.confirmMoves || 'slow';
+    if (pref === 'never' || g.you === 'both') return false;
+    if (pref === 'always') return true;
+    const c = g.clock || { type: 'none' };
+    return c.type === 'correspondence' || ((c.type === 'fischer' || c.type === 'byoyomi') && c.initialMs >= SLOW_CLOCK_MS);
+  }
+
+  /** A move chosen on the board or typed: played, or first shown for confirmation. */
+  proposeMove(move) {
+    if (!this.needsConfirmation()) {
+      this.sendMove(move);
+      return;
+    }
+    this.pendingMove = move;
+    const box = this.q('#confirm-box');
+    box.setAttribute('aria-label', t('confirm.title'));
+    clear(box, h('span', null, t('confirm.question', { move })), ' ',
+      h('button', { type: 'button', class: 'primary', 'data-confirm': 'yes', id: 'confirm-yes' }, t('confirm.yes')), ' ',
+      h('button', { type: 'button', 'data-confirm': 'no', id: 'confirm-no' }, t('confirm.no')));
+    box.hidden = false;
+  }
+
+  /** The answer to the confirmation: play the waiting move, or forget it. */
+  confirmMove(yes) {
+    const move = this.pendingMove;
+    this.pendingMove = null;
+    const box = this.q('#confirm-box');
+    box.hidden = true;
+    clear(box);
+    if (yes && move && this.canMove() && (this.game.legalMoves || []).includes(move)) this.sendMove(move);
+    else this.renderPosition();
+  }
+
+  /**
    * A move typed in the move box, in the rule set's move strings (e2e4, e7e8q, 7g7f, P*5e, P@e5; case and
    * spaces as typed are forgiven): played when it is one of the legal moves, else said why not.
    */
@@ -991,7 +1042,7 @@ export class GamePage {
       return;
     }
     input.value = '';
-    this.sendMove(found);
+    this.proposeMove(found);
   }
 
   async sendMove(move) {

@@ -151,6 +151,10 @@ public final class Browser implements AutoCloseable {
             String suffix = uci.contains("@") ? "" : uci.replaceAll("^[a-p]\\d{1,2}[a-p]\\d{1,2}", "");
             dialog.get(0).findElement(By.cssSelector(".promo-option[data-promo='" + (suffix.isEmpty() ? "=" : suffix) + "']")).click();
         }
+        // slow and correspondence games ask to confirm a move (the page's default): a person confirms it
+        if (!all("#confirm-box:not([hidden]) #confirm-yes").isEmpty()) {
+            clickRetrying("#confirm-yes");
+        }
     }
 
     public WebElement square(String sq) {

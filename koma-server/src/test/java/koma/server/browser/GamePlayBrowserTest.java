@@ -107,6 +107,25 @@ class GamePlayBrowserTest {
     }
 
     @Test
+    void aMoveWaitsForConfirmationWhenThePlayerAsksForIt() {
+        browser.newGame("chess", "computer", 0, "first", null);
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#confirm-moves")).selectByValue("always");
+        browser.clickSquare("e2");
+        browser.waitFor("circle.dest[data-dest='e4']");
+        browser.clickSquare("e4");
+        browser.waitFor("#confirm-box:not([hidden])");
+        assertEquals("Play e2e4?", browser.text("#confirm-box span"));
+        browser.clickRetrying("#confirm-no");
+        browser.waiting(5).until(d -> browser.all("#confirm-box:not([hidden])").isEmpty());
+        assertEquals(0, browser.shownPly(), "a cancelled move is not sent");
+        assertEquals("P", browser.pieceOn("e2"));
+        browser.clickMove("e2e4", "first");
+        browser.waiting(20).until(d -> browser.shownPly() >= 1);
+        assertEquals("P", browser.pieceOn("e4"));
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#confirm-moves")).selectByValue("slow");
+    }
+
+    @Test
     void aPieceIsDraggedFromTheHandToTheBoard() {
         // sente has a pawn in hand and none on file 1 (the page's file i): the drop P@i5 is legal
         browser.newGame("shogi", "hotseat", 0, null, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1");

@@ -214,4 +214,46 @@ class EngineWorkersTest {
         worker("drain", 10_000);
         assertEquals(200, waiting.get(30, TimeUnit.SECONDS).statusCode());
     }
+
+    @Test
+    void theQueueCostsAFewMillisecondsPerJobAndAWorkerThreadServesOneMoveAtATime() throws Exception {
+        KomaServer a = node("a", Duration.ofMinutes(5), ServerConfig.Limits.DEFAULTS);
+        EngineWorker w = worker("bench", 10_000);
+        EngineQueue remote = a.games().engines();
+        // overhead: a depth-1 analysis takes well under a millisecond to search, so its round trip is the queue's cost
+        EngineJob tiny = EngineJob.analysis("chess", CHESS, List.of("e2e4"), 1_000, 1, 1);
+        long[] viaQueue = new long[40], local = new long[40];
+        try (EngineQueue here = new EngineQueue(1, 16, 16)) {
+            for (int i = -5; i < 40; i++) { // 5 to warm up
+                long t0 = System.nanoTime();
+                remote.submit(tiny, EngineQueue.Priority.COMPUTER, "bench").get(10, TimeUnit.SECONDS);
+                long t1 = System.nanoTime();
+                here.submit(tiny, EngineQueue.Priority.COMPUTER, "bench").get(10, TimeUnit.SECONDS);
+                long t2 = System.nanoTime();
+                if (i >= 0) {
+                    viaQueue[i] = (t1 - t0) / 1_000;
+                    local[i] = (t2 - t1) / 1_000;
+                }
+            }
+        }
+        java.util.Arrays.sort(viaQueue);
+        java.util.Arrays.sort(local);
+        System.out.printf("EngineWorkersTest: depth-1 job round trip, median/p90: via the queue %.1f/%.1f ms, "
+                + "on the node's own thread %.1f/%.1f ms%n", viaQueue[20] / 1e3, viaQueue[36] / 1e3, local[20] / 1e3,
+                local[36] / 1e3);
+        assertTrue(viaQueue[20] < 100_000, "median round trip through the queue under 100 ms: " + viaQueue[20] + " us");
+        // throughput: 10 computer moves of 200 ms queued at once on one worker thread take about 10 x 200 ms
+        EngineJob move = EngineJob.move("chess", CHESS, List.of("e2e4"), 20, 200, 1);
+        long t0 = System.nanoTime();
+        List<CompletableFuture<EngineResult>> all = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            all.add(remote.submit(move, EngineQueue.Priority.COMPUTER, "bench"));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        double s = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("EngineWorkersTest: 10 computer moves of 200 ms on one worker thread: %.2f s, %.2f moves/s%n",
+                s, 10 / s);
+        assertTrue(s >= 2.0, "one thread runs them one after the other: " + s + " s");
+        assertEquals(55, w.served(), "45 tiny jobs and 10 moves");
+    }
 }

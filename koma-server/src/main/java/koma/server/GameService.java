@@ -601,7 +601,9 @@ final class GameService implements AutoCloseable {
         future.whenComplete((r, failure) -> {
             String move = null;
             boolean accept = false;
-            if (failure != null) {
+            if (failure instanceof GameError e) {
+                LOG.warn("computer player in game {}: {}", g.id, e.getMessage());
+            } else if (failure != null) {
                 LOG.error("computer player failed in game {}", g.id, failure);
             } else if (offerToAnswer) {
                 EngineResult.Line best = r.lines().isEmpty() ? null : r.lines().get(0);

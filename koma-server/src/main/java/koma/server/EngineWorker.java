@@ -129,7 +129,7 @@ public final class EngineWorker implements AutoCloseable {
                     try {
                         result = json.writeValueAsString(EngineJobs.run(json.readValue(claim.job(), EngineJob.class)));
                     } catch (Exception e) {
-                        error = "job " + claim.id() + ": " + e.getMessage();
+                        error = "engine worker " + id + ": the job failed: " + e.getMessage();
                         LOG.warn("engine job {} failed: {}", claim.id(), e.getMessage());
                     } finally {
                         running.remove(claim.id());

@@ -224,7 +224,7 @@ final class RemoteEngines implements AutoCloseable {
                 LOG.error("engine job {}: unreadable result: {}", f.id(), e.getMessage());
             }
         }
-        giveUp(p, "engine workers: " + (f.error() == null ? "unreadable result" : f.error()));
+        giveUp(p, f.error() == null ? "engine workers: unreadable result" : f.error());
     }
 
     /** Withdraws the jobs that waited unclaimed too long and gives up on those past their deadline. */

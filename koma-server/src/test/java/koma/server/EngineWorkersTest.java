@@ -162,6 +162,33 @@ class EngineWorkersTest {
     }
 
     @Test
+    void aJobWhoseWorkersKeepDyingFailsAfterThreeClaims() throws Exception {
+        KomaServer a = node("a", Duration.ofMinutes(5), ServerConfig.Limits.DEFAULTS);
+        CompletableFuture<EngineResult> f = a.games().engines().submit(
+                EngineJob.analysis("chess", CHESS, List.of(), 100, 1, 1), EngineQueue.Priority.ANALYSIS, "tester");
+        try (Connection c = DriverManager.getConnection(url)) {
+            // three claims by workers that never renew (a 1 ms lease: each has run out when the next one looks)
+            for (int i = 1; i <= EngineJobTable.MAX_ATTEMPTS; i++) {
+                EngineJobTable.Claim claim = null;
+                for (int k = 0; k < 100 && claim == null; k++) {
+                    claim = EngineJobTable.claim(c, "ghost" + i, 1);
+                    Thread.sleep(10);
+                }
+                assertNotNull(claim, "claim " + i);
+                assertEquals(i, claim.attempt());
+            }
+            Thread.sleep(10);
+            assertEquals(null, EngineJobTable.claim(c, "ghost4", 1), "no fourth claim");
+            assertEquals(1, EngineJobTable.sweep(c), "the sweep fails it");
+        }
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> f.get(10, TimeUnit.SECONDS));
+        GameError g = (GameError) e.getCause();
+        assertEquals(GameError.Kind.UNAVAILABLE, g.kind());
+        assertEquals("engine workers: the job was claimed 3 times and its worker stopped each time", g.getMessage());
+    }
+
+    @Test
     void withEveryWorkerDownTheNodePlaysTheComputersMove() throws Exception {
         KomaServer a = node("a", Duration.ofSeconds(1), ServerConfig.Limits.DEFAULTS);
         TestClient c = new TestClient(a.port(), null);
@@ -242,7 +269,7 @@ class EngineWorkersTest {
                 + "on the node's own thread %.1f/%.1f ms%n", viaQueue[20] / 1e3, viaQueue[36] / 1e3, local[20] / 1e3,
                 local[36] / 1e3);
         assertTrue(viaQueue[20] < 100_000, "median round trip through the queue under 100 ms: " + viaQueue[20] + " us");
-        // throughput: 10 computer moves of 200 ms queued at once on one worker thread take about 10 x 200 ms
+        // throughput: 10 full-strength computer moves of 200 ms queued at once on one worker thread
         EngineJob move = EngineJob.move("chess", CHESS, List.of("e2e4"), 20, 200, 1);
         long t0 = System.nanoTime();
         List<CompletableFuture<EngineResult>> all = new ArrayList<>();
@@ -253,7 +280,8 @@ class EngineWorkersTest {
         double s = (System.nanoTime() - t0) / 1e9;
         System.out.printf("EngineWorkersTest: 10 computer moves of 200 ms on one worker thread: %.2f s, %.2f moves/s%n",
                 s, 10 / s);
-        assertTrue(s >= 2.0, "one thread runs them one after the other: " + s + " s");
+        // each search stops at 160 ms (TimeManager keeps a fifth of a move time back): one after the other, >= 1.6 s
+        assertTrue(s >= 1.6, "one thread runs them one after the other: " + s + " s");
         assertEquals(55, w.served(), "45 tiny jobs and 10 moves");
     }
 }

@@ -113,6 +113,45 @@ class EngineWorkersTest {
     }
 
     @Test
+    void workersTakeJobsByPriorityThenAgeAndEachJobOnce() throws Exception {
+        KomaServer a = node("a", Duration.ofMinutes(5), ServerConfig.Limits.DEFAULTS);
+        EngineQueue q = a.games().engines();
+        // queued while no worker runs: background first, then an analysis, then a computer move
+        List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<EngineResult>> all = new ArrayList<>();
+        EngineJob job = EngineJob.analysis("chess", CHESS, List.of(), 50, 2, 1);
+        for (int i = 0; i < 3; i++) {
+            int k = i;
+            all.add(q.submit(job, EngineQueue.Priority.BACKGROUND, "x").whenComplete((r, e) -> order.add("b" + k)));
+            Thread.sleep(5); // distinct creation times
+        }
+        all.add(q.submit(job, EngineQueue.Priority.ANALYSIS, "x").whenComplete((r, e) -> order.add("a")));
+        all.add(q.submit(EngineJob.move("chess", CHESS, List.of(), 0, 50, 1), EngineQueue.Priority.COMPUTER, "game:1")
+                .whenComplete((r, e) -> order.add("c")));
+        EngineWorker one = worker("one", 10_000); // one thread: the jobs run one after the other, in claim order
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        assertEquals(List.of("c", "a", "b0", "b1", "b2"), order);
+        // two workers of two threads each on 40 jobs queued at once: every job answered, each by one claim
+        EngineWorker two = EngineWorker.start(url, 2, "two", Duration.ofSeconds(10));
+        EngineWorker three = EngineWorker.start(url, 2, "three", Duration.ofSeconds(10));
+        open.add(two);
+        open.add(three);
+        one.close();
+        long before = one.served();
+        all.clear();
+        for (int i = 0; i < 40; i++) {
+            all.add(q.submit(job, EngineQueue.Priority.BACKGROUND, "x"));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        for (CompletableFuture<EngineResult> f : all) {
+            assertNotNull(f.get().bestMove());
+        }
+        assertEquals(40, two.served() + three.served() + one.served() - before, "each job run once");
+        assertTrue(two.served() > 0 && three.served() > 0, "both workers took jobs: " + two.served() + ", "
+                + three.served());
+    }
+
+    @Test
     void aJobOfAKilledWorkerIsDoneByAnother() throws Exception {
         KomaServer a = node("a", Duration.ofMinutes(5), ServerConfig.Limits.DEFAULTS);
         Process doomed = WorkerProcess.start(url, 1, "doomed", 2_000, dir.resolve("doomed.log"));

@@ -41,7 +41,7 @@ public final class EngineWorker implements AutoCloseable {
     private final long leaseMs;
     private final ObjectMapper json = new ObjectMapper();
     private final List<Thread> threads = new ArrayList<>();
-    /** The jobs running now: row id -> the thread's claim. */
+    /** The ids of the jobs running now (their leases are renewed). */
     private final ConcurrentHashMap<String, Boolean> running = new ConcurrentHashMap<>();
     /** Bumped by every notification that a job was queued; idle threads wait for it to change. */
     private final AtomicLong wake = new AtomicLong();
@@ -104,11 +104,12 @@ public final class EngineWorker implements AutoCloseable {
         return id;
     }
 
-    /** Jobs this worker answered, and jobs it ran that failed (since start). */
+    /** Jobs this worker answered (since start). */
     public long served() {
         return served.get();
     }
 
+    /** Jobs this worker ran that failed, their failure written to the queue (since start). */
     public long failed() {
         return failed.get();
     }

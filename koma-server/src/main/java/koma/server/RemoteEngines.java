@@ -154,11 +154,12 @@ final class RemoteEngines implements AutoCloseable {
         return out;
     }
 
-    /** Jobs answered by workers, and computer moves this node ran itself after all (since start). */
+    /** Jobs answered by workers (since start). */
     long answered() {
         return remote.get();
     }
 
+    /** Computer moves this node ran itself after all, the workers not answering (since start). */
     long fallbacks() {
         return fallbacks.get();
     }

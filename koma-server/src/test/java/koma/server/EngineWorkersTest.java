@@ -179,6 +179,26 @@ class EngineWorkersTest {
         System.out.println("EngineWorkersTest: job of a killed worker answered by another after " + ms + " ms");
     }
 
+    @Test
+    void aWorkerStoppedGracefullyHandsItsJobBackAtOnce() throws Exception {
+        KomaServer a = node("a", Duration.ofMinutes(5), ServerConfig.Limits.DEFAULTS);
+        // a long lease (60 s): the job can come back this soon only by the hand-back
+        Process leaving = WorkerProcess.start(url, 1, "leaving", 60_000, dir.resolve("leaving.log"));
+        processes.add(leaving);
+        EngineJob job = EngineJob.analysis("chess", CHESS, List.of("d2d4"), 4_000, 0, 1);
+        CompletableFuture<EngineResult> f = a.games().engines().submit(job, EngineQueue.Priority.ANALYSIS, "tester");
+        awaitRow(r -> "running".equals(r[0]) && "leaving".equals(r[1]), 20_000);
+        long t0 = System.nanoTime();
+        leaving.destroy(); // SIGTERM: the shutdown hook closes the worker
+        assertTrue(leaving.waitFor(20, TimeUnit.SECONDS));
+        String[] row = awaitRow(r -> "queued".equals(r[0]), 5_000);
+        assertEquals("0", row[2], "the handed-back claim does not count");
+        assertTrue((System.nanoTime() - t0) / 1_000_000 < 20_000);
+        EngineWorker next = worker("next", 10_000);
+        assertEquals(1, f.get(30, TimeUnit.SECONDS).lines().size());
+        assertEquals(1, next.served());
+    }
+
     /** The job row's state, claimed_by and attempts once {@code cond} holds (the one row of the table). */
     private String[] awaitRow(java.util.function.Predicate<String[]> cond, long ms) throws Exception {
         long end = System.nanoTime() + ms * 1_000_000;

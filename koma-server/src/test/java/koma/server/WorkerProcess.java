@@ -19,6 +19,7 @@ final class WorkerProcess {
     public static void main(String[] args) throws InterruptedException {
         EngineWorker w = EngineWorker.start(args[0], Integer.parseInt(args[1]), args[2],
                 Duration.ofMillis(Long.parseLong(args[3])));
+        Runtime.getRuntime().addShutdownHook(new Thread(w::close)); // as koma worker does: SIGTERM hands jobs back
         System.out.println("ready " + w.id());
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);

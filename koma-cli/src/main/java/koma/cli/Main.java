@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
     description = "Koma: play and study chess, shogi, Wa shogi and Shodo",
     subcommands = {ServeCommand.class, PerftCommand.class, ProtocolCommands.Uci.class, ProtocolCommands.Usi.class,
         ProtocolCommands.XBoard.class,
-        BenchCommand.class, MatchCommand.class, PlayCommand.class, TuneCommand.class, AccountsCommand.class, BotCommand.class})
+        BenchCommand.class, MatchCommand.class, PlayCommand.class, TuneCommand.class, AccountsCommand.class, BotCommand.class,
+        WorkerCommand.class})
 public final class Main implements Runnable {
 
   @Spec CommandSpec spec;

@@ -73,6 +73,16 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--analysis-queue", paramLabel = "N", description = "Analyses waiting for an engine thread (one per client); beyond it 503. Default: 16.")
     Integer analysisQueue;
 
+    @Option(names = "--background-queue", paramLabel = "N", description = "Background engine jobs (whole-game analyses, one per position) waiting; beyond it 503. Default: 256.")
+    Integer backgroundQueue;
+
+    @Option(names = "--engine-workers", description = "Engine work goes to 'koma worker' processes through a job queue in the PostgreSQL database (--db jdbc:postgresql://... required).")
+    boolean engineWorkers;
+
+    @Option(names = "--engine-fallback", paramLabel = "DURATION", defaultValue = "5s",
+            description = "With --engine-workers: a computer move no worker has taken after this runs on this node. Default: ${DEFAULT-VALUE}.")
+    String engineFallback;
+
     @Option(names = "--write-queue", paramLabel = "N", description = "Changes waiting for the database writer; beyond it 503. Default: 20000.")
     Integer writeQueue;
 
@@ -82,7 +92,8 @@ public final class ServeCommand implements Callable<Integer> {
         Object[][] given = {{"gamesInMemory", gamesInMemory}, {"gamesPerClient", gamesPerClient},
                 {"joinTimeout", joinTimeout}, {"abandonAfter", abandonAfter}, {"idleUnload", idleUnload},
                 {"finishedUnload", finishedUnload}, {"feedQueue", feedQueue}, {"feedsPerClient", feedsPerClient},
-                {"feeds", feeds}, {"analysisQueue", analysisQueue}, {"writeQueue", writeQueue}};
+                {"feeds", feeds}, {"analysisQueue", analysisQueue}, {"writeQueue", writeQueue},
+                {"backgroundQueue", backgroundQueue}};
         for (Object[] g : given) {
             if (g[1] != null) {
                 l = l.with((String) g[0], String.valueOf(g[1]));
@@ -103,8 +114,13 @@ public final class ServeCommand implements Callable<Integer> {
         if (threads < 1 || threads > 64) {
             throw new IllegalArgumentException("--engine-threads must be from 1 to 64, got " + threads);
         }
+        if (engineWorkers && (db == null || !db.startsWith("jdbc:postgresql:"))) {
+            throw new IllegalArgumentException("--engine-workers: needs a PostgreSQL database (--db jdbc:postgresql://...)");
+        }
+        ServerConfig.EngineWorkers workers = engineWorkers
+                ? new ServerConfig.EngineWorkers(ServerConfig.Limits.duration(engineFallback)) : null;
         KomaServer server = KomaServer.start(new ServerConfig(port, bind, db, data, rateLimit,
-                ServerConfig.DEFAULT_BURST, threads, limits(), trustedProxies, origins));
+                ServerConfig.DEFAULT_BURST, threads, limits(), trustedProxies, origins, workers));
         System.out.println("Koma serves http://" + (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + server.port() + "/");
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HelpTest {
 
     @ParameterizedTest(name = "koma {0} --help")
-    @ValueSource(strings = {"perft", "uci", "usi", "bench"})
+    @ValueSource(strings = {"perft", "uci", "usi", "bench", "worker"})
     void subcommandHelp(String sub) {
         for (String flag : new String[]{"--help", "-h"}) {
             Cli.Result r = Cli.inProcess(sub, flag);
@@ -27,7 +27,7 @@ class HelpTest {
         Cli.Result r = Cli.inProcess("--help");
         assertEquals(0, r.exit());
         assertTrue(r.out().startsWith("Usage: koma "), r.out());
-        for (String sub : new String[]{"perft", "uci", "usi", "bench"}) {
+        for (String sub : new String[]{"perft", "uci", "usi", "bench", "worker"}) {
             assertTrue(r.out().contains("\n  " + sub + " "), sub + " missing from:\n" + r.out());
         }
     }

@@ -45,8 +45,6 @@ final class GameService implements AutoCloseable {
     /** Analysis: time and depth caps. */
     private static final long ANALYSIS_MS = 500;
     private static final int ANALYSIS_DEPTH = 64;
-    /** Background engine jobs (whole-game analyses) waiting at most, besides one per engine thread. */
-    static final int BACKGROUND_QUEUE = 256;
     /** A computer accepts a draw offer when it judges itself this far behind (centipawns). */
     private static final int ACCEPT_DRAW_CP = -150;
     /** Stale games ended per sweep at most. */
@@ -68,10 +66,15 @@ final class GameService implements AutoCloseable {
     private final Feed feed;
 
     GameService(Database db, int engineThreads, ServerConfig.Limits limits, Feed feed) {
+        this(db, engineThreads, limits, feed, null);
+    }
+
+    /** With {@code workers} not null, engine work goes to the engine workers ({@link RemoteEngines}). */
+    GameService(Database db, int engineThreads, ServerConfig.Limits limits, Feed feed, RemoteEngines workers) {
         this.db = db;
         this.limits = limits;
         this.feed = feed;
-        this.engines = new EngineQueue(engineThreads, limits.analysisQueue(), BACKGROUND_QUEUE);
+        this.engines = new EngineQueue(engineThreads, limits.analysisQueue(), limits.backgroundQueue(), workers);
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "koma-clock");
             t.setDaemon(true);
@@ -598,7 +601,9 @@ final class GameService implements AutoCloseable {
         future.whenComplete((r, failure) -> {
             String move = null;
             boolean accept = false;
-            if (failure != null) {
+            if (failure instanceof GameError e) {
+                LOG.warn("computer player in game {}: {}", g.id, e.getMessage());
+            } else if (failure != null) {
                 LOG.error("computer player failed in game {}", g.id, failure);
             } else if (offerToAnswer) {
                 EngineResult.Line best = r.lines().isEmpty() ? null : r.lines().get(0);
@@ -644,6 +649,11 @@ final class GameService implements AutoCloseable {
             t = Math.min(t, main > 0 ? main / 30 + k.byoyomiMs * 4 / 5 : k.byoyomiMs / 2);
         }
         return Math.max(50, t);
+    }
+
+    /** The engine queue (for tests and the analysis features built on it). */
+    EngineQueue engines() {
+        return engines;
     }
 
     // ---- analysis ----

@@ -64,7 +64,8 @@ public final class KomaServer implements AutoCloseable {
     private KomaServer(ServerConfig cfg) {
         db = new Database(cfg.jdbcUrl());
         feed = new Feed(json, cfg.limits());
-        games = new GameService(db, cfg.engineThreads(), cfg.limits(), feed);
+        games = new GameService(db, cfg.engineThreads(), cfg.limits(), feed, cfg.engineWorkers() == null ? null
+                : new RemoteEngines(cfg.jdbcUrl(), cfg.engineWorkers().computerWait()));
         accounts = new Accounts(db, new PasswordHasher());
         history = new History(db);
         lobby = new Lobby(json, games, accounts, feed);

@@ -10,9 +10,11 @@ import java.util.List;
  * engine threads for computer moves and analysis, and the {@link Limits} that bound every resource a client can
  * make the server hold. {@code trustedProxies} are the addresses or CIDR ranges whose {@code X-Forwarded-For} is
  * believed; {@code origins} are extra origins (besides the server's own) allowed to change state.
+ * {@code engineWorkers}, when not null, sends engine work to {@code koma worker} processes (PostgreSQL only).
  */
 public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, double ratePerSecond, int rateBurst,
-                           int engineThreads, Limits limits, List<String> trustedProxies, List<String> origins) {
+                           int engineThreads, Limits limits, List<String> trustedProxies, List<String> origins,
+                           EngineWorkers engineWorkers) {
     public static final double DEFAULT_RATE = 20;
     public static final int DEFAULT_BURST = 100;
 
@@ -20,6 +22,27 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
         limits = limits == null ? Limits.DEFAULTS : limits;
         trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
         origins = origins == null ? List.of() : List.copyOf(origins);
+    }
+
+    /**
+     * Engine work (the computer's moves, analyses) goes into the shared job queue in PostgreSQL and is run by
+     * {@code koma worker} processes; a computer move no worker has claimed within {@code computerWait} runs on the
+     * node's own engine threads, so that a live game goes on when every worker is down.
+     */
+    public record EngineWorkers(Duration computerWait) {
+        public static final EngineWorkers DEFAULTS = new EngineWorkers(Duration.ofSeconds(5));
+
+        public EngineWorkers {
+            if (computerWait == null || computerWait.isNegative() || computerWait.isZero()) {
+                throw new IllegalArgumentException("--engine-fallback: must be a positive duration, got " + computerWait);
+            }
+        }
+    }
+
+    /** Engine work on this node's own engine threads. */
+    public ServerConfig(int port, String bind, String dbUrl, Path dataDir, double ratePerSecond, int rateBurst,
+                        int engineThreads, Limits limits, List<String> trustedProxies, List<String> origins) {
+        this(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, limits, trustedProxies, origins, null);
     }
 
     /** The default limits, no trusted proxy, no extra origin. */
@@ -31,13 +54,19 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
     /** The same configuration with other limits. */
     public ServerConfig withLimits(Limits l) {
         return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, l, trustedProxies,
-                origins);
+                origins, engineWorkers);
     }
 
     /** The same configuration with trusted proxies. */
     public ServerConfig withTrustedProxies(List<String> proxies) {
         return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, limits, proxies,
-                origins);
+                origins, engineWorkers);
+    }
+
+    /** The same configuration with engine work on workers ({@code w}) or on the node's own threads (null). */
+    public ServerConfig withEngineWorkers(EngineWorkers w) {
+        return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, limits,
+                trustedProxies, origins, w);
     }
 
     /** The JDBC URL to use: the given one, or the SQLite file under the data directory. */
@@ -68,12 +97,14 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
      * @param feeds           open feed connections in all
      * @param analysisQueue   analyses waiting for an engine thread; a full queue answers 503 with Retry-After
      * @param writeQueue      changes waiting for the database writer; beyond it changes answer 503
+     * @param backgroundQueue background engine jobs (whole-game analyses, one job per position) waiting for an
+     *                        engine; beyond it 503 with Retry-After
      */
     public record Limits(int gamesInMemory, int gamesPerClient, Duration joinTimeout, Duration abandonAfter,
                          Duration idleUnload, Duration finishedUnload, int feedQueue, int feedsPerClient, int feeds,
-                         int analysisQueue, int writeQueue) {
+                         int analysisQueue, int writeQueue, int backgroundQueue) {
         public static final Limits DEFAULTS = new Limits(5_000, 20, Duration.ofHours(24), Duration.ofDays(7),
-                Duration.ofMinutes(10), Duration.ofMinutes(1), 64, 16, 10_000, 16, 20_000);
+                Duration.ofMinutes(10), Duration.ofMinutes(1), 64, 16, 10_000, 16, 20_000, 256);
 
         public Limits {
             positive("gamesInMemory", gamesInMemory);
@@ -83,6 +114,7 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
             positive("feeds", feeds);
             positive("analysisQueue", analysisQueue);
             positive("writeQueue", writeQueue);
+            positive("backgroundQueue", backgroundQueue);
             for (Duration d : new Duration[]{joinTimeout, abandonAfter, idleUnload, finishedUnload}) {
                 if (d == null || d.isNegative() || d.isZero()) {
                     throw new IllegalArgumentException("limits: durations must be positive, got " + d);
@@ -99,7 +131,7 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
         /** The names of the limits, as {@link #with} takes them (and {@code koma serve} spells them as options). */
         public static final List<String> NAMES = List.of("gamesInMemory", "gamesPerClient", "joinTimeout",
                 "abandonAfter", "idleUnload", "finishedUnload", "feedQueue", "feedsPerClient", "feeds", "analysisQueue",
-                "writeQueue");
+                "writeQueue", "backgroundQueue");
 
         /** These limits with one changed by name; the value is a number, or a duration such as 90s, 10m, 24h, 7d. */
         public Limits with(String name, String value) {
@@ -116,7 +148,9 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
                     case "feeds" -> withFeeds(feedQueue, feedsPerClient, Integer.parseInt(value));
                     case "analysisQueue" -> withAnalysisQueue(Integer.parseInt(value));
                     case "writeQueue" -> new Limits(gamesInMemory, gamesPerClient, joinTimeout, abandonAfter, idleUnload,
-                            finishedUnload, feedQueue, feedsPerClient, feeds, analysisQueue, Integer.parseInt(value));
+                            finishedUnload, feedQueue, feedsPerClient, feeds, analysisQueue, Integer.parseInt(value),
+                            backgroundQueue);
+                    case "backgroundQueue" -> withBackgroundQueue(Integer.parseInt(value));
                     default -> throw new IllegalArgumentException("limits: unknown limit '" + name + "'; known: "
                             + String.join(", ", NAMES));
                 };
@@ -143,27 +177,32 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
 
         public Limits withGamesInMemory(int n) {
             return new Limits(n, gamesPerClient, joinTimeout, abandonAfter, idleUnload, finishedUnload, feedQueue,
-                    feedsPerClient, feeds, analysisQueue, writeQueue);
+                    feedsPerClient, feeds, analysisQueue, writeQueue, backgroundQueue);
         }
 
         public Limits withGamesPerClient(int n) {
             return new Limits(gamesInMemory, n, joinTimeout, abandonAfter, idleUnload, finishedUnload, feedQueue,
-                    feedsPerClient, feeds, analysisQueue, writeQueue);
+                    feedsPerClient, feeds, analysisQueue, writeQueue, backgroundQueue);
         }
 
         public Limits withTimeouts(Duration join, Duration abandon, Duration idle, Duration finished) {
             return new Limits(gamesInMemory, gamesPerClient, join, abandon, idle, finished, feedQueue, feedsPerClient,
-                    feeds, analysisQueue, writeQueue);
+                    feeds, analysisQueue, writeQueue, backgroundQueue);
         }
 
         public Limits withFeeds(int queue, int perClient, int total) {
             return new Limits(gamesInMemory, gamesPerClient, joinTimeout, abandonAfter, idleUnload, finishedUnload,
-                    queue, perClient, total, analysisQueue, writeQueue);
+                    queue, perClient, total, analysisQueue, writeQueue, backgroundQueue);
         }
 
         public Limits withAnalysisQueue(int n) {
             return new Limits(gamesInMemory, gamesPerClient, joinTimeout, abandonAfter, idleUnload, finishedUnload,
-                    feedQueue, feedsPerClient, feeds, n, writeQueue);
+                    feedQueue, feedsPerClient, feeds, n, writeQueue, backgroundQueue);
+        }
+
+        public Limits withBackgroundQueue(int n) {
+            return new Limits(gamesInMemory, gamesPerClient, joinTimeout, abandonAfter, idleUnload, finishedUnload,
+                    feedQueue, feedsPerClient, feeds, analysisQueue, writeQueue, n);
         }
     }
 }

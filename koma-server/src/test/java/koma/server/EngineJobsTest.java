@@ -137,7 +137,8 @@ class EngineJobsTest {
     void theQueueRunsComputerMovesFirstAndBoundsTheOthers() throws Exception {
         // one engine thread, kept busy by a first job while the others queue
         try (EngineQueue q = new EngineQueue(1, 1, 2)) {
-            EngineJob slow = EngineJob.move("chess", CHESS, List.of(), 0, 400, 0);
+            // level 20: a full-strength search uses its time (a weaker level's depth cap ends it in milliseconds)
+            EngineJob slow = EngineJob.move("chess", CHESS, List.of(), 20, 400, 0);
             EngineJob quick = EngineJob.move("chess", CHESS, List.of(), 0, 20, 0);
             EngineJob look = EngineJob.analysis("chess", CHESS, List.of(), 20, 2, 1);
             CompletableFuture<EngineResult> first = q.submit(slow, EngineQueue.Priority.COMPUTER, "game:1");

@@ -21,6 +21,8 @@ const POLL_MS = 3000;
 const BOARD_WIDTH_KEY = 'koma.boardWidth';
 /** The low-time sound plays when the page's own clock falls below this (ms). */
 const LOW_TIME_MS = 10000;
+/** The board themes (css/koma.css), the first the default: two light, two dark. */
+const THEMES = ['wood', 'green', 'blue', 'night'];
 /** Clocks from this much starting time (ms) count as slow: their moves are confirmed by default. */
 const SLOW_CLOCK_MS = 30 * 60000;
 
@@ -141,6 +143,7 @@ export class GamePage {
     this.royals = new Set(this.variant.pieces.filter((p) => p.royal).map((p) => p.letter));
     this.layout();
     this.rememberBoardWidth();
+    this.applyTheme();
     this.board = new BoardView(this.q('#board'), this.variant, this.family, (m) => this.proposeMove(m),
       (pm) => this.showNotice(pm ? t('premove.set', { move: premoveText(pm) }) : ''));
     this.board.setOptions({
@@ -232,7 +235,8 @@ export class GamePage {
           h('label', null, tSpan('view.coords'), ' ', h('select', { id: 'coords' })), ' ',
           h('label', { class: 'shogi-only' }, h('input', { type: 'checkbox', id: 'kanji-numerals' }), ' ', tSpan('view.kanjiNumerals')), ' ',
           h('label', { class: 'shogi-only' }, tSpan('view.notation'), ' ', h('select', { id: 'notation' })), ' ',
-          h('label', null, tSpan('view.confirm'), ' ', h('select', { id: 'confirm-moves' }))),
+          h('label', null, tSpan('view.confirm'), ' ', h('select', { id: 'confirm-moves' })), ' ',
+          h('label', null, tSpan('view.theme'), ' ', h('select', { id: 'board-theme' }))),
         h('div', { class: 'nav', id: 'nav' },
           navButton('first', 'first', '«'), ' ', navButton('prev', 'previous', '‹'), ' ',
           h('span', { id: 'ply-label' }), ' ',
@@ -260,6 +264,7 @@ export class GamePage {
     q('#coords').addEventListener('change', (e) => { this.prefs['coords_' + this.family] = e.target.value; this.prefsChanged(); });
     q('#kanji-numerals').addEventListener('change', (e) => { this.prefs.kanjiNumerals = e.target.checked; this.prefsChanged(); });
     q('#notation').addEventListener('change', (e) => { this.prefs.notation = e.target.value; this.prefsChanged(); });
+    q('#board-theme').addEventListener('change', (e) => { this.prefs.theme = e.target.value; savePrefs(this.prefs); this.applyTheme(); });
     q('#confirm-moves').addEventListener('change', (e) => { this.prefs.confirmMoves = e.target.value; savePrefs(this.prefs); });
     q('#confirm-box').addEventListener('click', (e) => {
       const b = e.target.closest('[data-confirm]');
@@ -317,6 +322,7 @@ export class GamePage {
     q('#kanji-numerals').checked = !!this.prefs.kanjiNumerals;
     const notation = this.prefs.notation || 'western';
     clear(q('#notation'), opt('western', notation, t('view.notation.western')), opt('japanese', notation, t('view.notation.japanese')));
+    clear(q('#board-theme'), THEMES.map((name) => opt(name, this.theme(), t('view.theme.' + name))));
     const confirm = this.prefs.confirmMoves || 'slow';
     clear(q('#confirm-moves'), opt('never', confirm, t('view.confirm.never')), opt('slow', confirm, t('view.confirm.slow')),
       opt('always', confirm, t('view.confirm.always')));
@@ -982,6 +988,17 @@ export class GamePage {
     } catch (e) {
       this.showFailure(t('error.action.again'), e);
     }
+  }
+
+  /** The board theme of the page preferences, one of THEMES. */
+  theme() {
+    return THEMES.includes(this.prefs.theme) ? this.prefs.theme : THEMES[0];
+  }
+
+  /** Sets the board's theme class (css/koma.css: .theme-NAME sets the square, wood and line colours). */
+  applyTheme() {
+    const el = this.q('#board');
+    for (const name of THEMES) el.classList.toggle('theme-' + name, name === this.theme());
   }
 
   /**

@@ -126,6 +126,23 @@ class GamePlayBrowserTest {
     }
 
     @Test
+    void aBoardThemeRecolorsTheSquaresAndIsRemembered() {
+        browser.newGame("chess", "hotseat", 0, null, null);
+        String fill = "return getComputedStyle(document.querySelector(\"rect[data-square='a1']\")).fill;";
+        // the default wood theme: a1 is dark, #b58863 (css/koma.css --dark-sq)
+        assertEquals("rgb(181, 136, 99)", browser.js(fill));
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#board-theme")).selectByValue("night");
+        // the night theme's dark square, #4a4337
+        browser.waiting(5).until(d -> "rgb(74, 67, 55)".equals(browser.js(fill)));
+        browser.newGame("shogi", "hotseat", 0, null, null);
+        // kept for the next game: the shogi board's wood in the night theme, #6e5c3f
+        browser.waiting(5).until(d -> "rgb(110, 92, 63)".equals(browser.js(
+                "return getComputedStyle(document.querySelector(\"rect[data-square='e5']\")).fill;")));
+        browser.screenshot("play-theme-night-shogi");
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#board-theme")).selectByValue("wood");
+    }
+
+    @Test
     void aPieceIsDraggedFromTheHandToTheBoard() {
         // sente has a pawn in hand and none on file 1 (the page's file i): the drop P@i5 is legal
         browser.newGame("shogi", "hotseat", 0, null, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1");

@@ -62,7 +62,10 @@ class TunerTest {
     /**
      * The tuner recovers known weights: results drawn from sigmoid(eval / 400) of the built-in chess weights
      * (a fixed seed) on the self-play positions, tuning starts from a pawn worth 900 and must bring it back near
-     * 100 while the loss falls; the same run gives the same weights.
+     * 100 while the loss falls; the same run gives the same weights. Only the piece values are tuned (the rest
+     * frozen at their true values): with every weight free, the pawn value and the pawns' square table trade off
+     * along a ridge, and where the search ends on that ridge depends on the sample (after the quiescence change of
+     * f630874 the same test ended at a pawn of 340).
      */
     @Test
     void tuningRecoversKnownWeights() {
@@ -77,6 +80,8 @@ class TunerTest {
         Map<String, Integer> bad = new LinkedHashMap<>(good);
         bad.put("P", 900);
         Tuner t = new Tuner(CHESS, bad, drawn);
+        java.util.Set<String> pieces = java.util.Set.of("P", "N", "B", "R", "Q");
+        t.freeze(t.keys().stream().filter(key -> !pieces.contains(key)).toList());
         int[] w0 = t.vector(bad);
         double k = 1;
         double before = t.loss(w0, k);
@@ -84,6 +89,7 @@ class TunerTest {
         double after = t.loss(w, k);
         assertTrue(after < before, after + " vs " + before);
         int p = t.keys().indexOf("P");
+        // the true pawn is 100; this sample brings it back to 140 (from 900)
         assertTrue(w[p] > 30 && w[p] < 250, "pawn " + w[p]);
         assertEquals(java.util.Arrays.toString(w), java.util.Arrays.toString(t.optimise(w0, k, new int[] {16, 4}, 60, 5,
                 null, null)));

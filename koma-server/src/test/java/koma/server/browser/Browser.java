@@ -186,6 +186,17 @@ public final class Browser implements AutoCloseable {
         return p == null ? null : p.toString();
     }
 
+    /** Sizes the window so that the page itself (innerWidth x innerHeight) has this size. */
+    public void viewport(int width, int height) {
+        var window = driver.manage().window();
+        window.setSize(new org.openqa.selenium.Dimension(width, height));
+        long dw = width - ((Number) js("return innerWidth;")).longValue();
+        long dh = height - ((Number) js("return innerHeight;")).longValue();
+        window.setSize(new org.openqa.selenium.Dimension(width + (int) dw, height + (int) dh));
+        waiting(5).until(d -> ((Number) js("return innerWidth;")).longValue() == width
+                && ((Number) js("return innerHeight;")).longValue() == height);
+    }
+
     public void screenshot(String name) {
         try {
             Files.createDirectories(SCREENSHOTS);

@@ -3,12 +3,8 @@ package koma.server.browser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 import koma.server.ServerConfig;
 
@@ -17,25 +13,16 @@ import koma.server.ServerConfig;
  * untimed game nobody moves in is abandoned (the side to move loses); each with its short explanation. The server
  * runs with a join timeout of 2 s and an abandon time of 3 s.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class GameEndBrowserTest {
-    private TestSite site;
-    private Browser browser;
+class GameEndBrowserTest extends SiteBrowserTest {
 
-    @BeforeAll
-    void start() throws IOException {
-        site = TestSite.start("end", ServerConfig.Limits.DEFAULTS.with("joinTimeout", "2s").with("abandonAfter", "3s"));
-        browser = new Browser(site.base);
+    @Override
+    protected String siteName() {
+        return "end";
     }
 
-    @AfterAll
-    void stop() throws IOException {
-        if (browser != null) {
-            browser.close();
-        }
-        if (site != null) {
-            site.close();
-        }
+    @Override
+    protected ServerConfig.Limits limits() {
+        return ServerConfig.Limits.DEFAULTS.with("joinTimeout", "2s").with("abandonAfter", "3s");
     }
 
     @Test

@@ -11,10 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.chromium.ChromiumNetworkConditions;
 
 /**
@@ -23,25 +20,11 @@ import org.openqa.selenium.chromium.ChromiumNetworkConditions;
  * each move as the feed brings it, resync after its connection was down while moves were played, and fetch the
  * whole game when an event arrives with a version gap.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class GameFeedBrowserTest {
-    private TestSite site;
-    private Browser browser;
+class GameFeedBrowserTest extends SiteBrowserTest {
 
-    @BeforeAll
-    void start() throws IOException {
-        site = TestSite.start("feed", null);
-        browser = new Browser(site.base);
-    }
-
-    @AfterAll
-    void stop() throws IOException {
-        if (browser != null) {
-            browser.close();
-        }
-        if (site != null) {
-            site.close();
-        }
+    @Override
+    protected String siteName() {
+        return "feed";
     }
 
     private String newHotSeatGame() throws IOException, InterruptedException {

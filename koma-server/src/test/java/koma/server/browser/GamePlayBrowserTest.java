@@ -3,12 +3,8 @@ package koma.server.browser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.interactions.Actions;
 
@@ -18,28 +14,14 @@ import org.openqa.selenium.interactions.Actions;
  * when it becomes legal or cancelled when it is not. Sounds are counted by the page (window.__komaSounds), since
  * the test machine has no audio output.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class GamePlayBrowserTest {
+class GamePlayBrowserTest extends SiteBrowserTest {
     /** The premove highlight of css/koma.css (#b9a2e6), as getComputedStyle gives it. */
     private static final String PREMOVE = "rgb(185, 162, 230)";
 
-    private TestSite site;
-    private Browser browser;
 
-    @BeforeAll
-    void start() throws IOException {
-        site = TestSite.start("play", null);
-        browser = new Browser(site.base);
-    }
-
-    @AfterAll
-    void stop() throws IOException {
-        if (browser != null) {
-            browser.close();
-        }
-        if (site != null) {
-            site.close();
-        }
+    @Override
+    protected String siteName() {
+        return "play";
     }
 
     private static long sounds(Browser b, String kind) {
@@ -205,14 +187,14 @@ class GamePlayBrowserTest {
     @Test
     void theBoardFillsTheWindowsHeightOnADesktopAndTheWidthOnAPhone() {
         browser.newGame("washogi", "hotseat", 0, null, null);
-        viewport(1366, 757);
+        browser.viewport(1366, 757);
         double desktop = ((Number) browser.js("return document.querySelector('svg.board').getBoundingClientRect().width;"))
                 .doubleValue();
         // the window is 757 px high: the board takes what the header and player bars leave (757 - 150 = 607 px)
         assertTrue(desktop > 550 && desktop < 620, "board width at 1366x757: " + desktop + ", window "
                 + browser.js("return innerWidth + 'x' + innerHeight;"));
         browser.screenshot("play-washogi-desktop");
-        viewport(390, 701);
+        browser.viewport(390, 701);
         double phone = ((Number) browser.js("return document.querySelector('svg.board').getBoundingClientRect().width;"))
                 .doubleValue();
         double page = ((Number) browser.js("return document.documentElement.clientWidth;")).doubleValue();
@@ -223,16 +205,7 @@ class GamePlayBrowserTest {
         assertEquals(page, ((Number) browser.js("return document.documentElement.scrollWidth;")).doubleValue(),
                 "no sideways scrolling on a phone");
         browser.screenshot("play-washogi-phone");
-        browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1300, 1000));
+        browser.viewport(1300, 1000);
     }
 
-    /** Sizes the window so that the page itself (innerWidth x innerHeight) has this size. */
-    private void viewport(int width, int height) {
-        var window = browser.driver.manage().window();
-        window.setSize(new org.openqa.selenium.Dimension(width, height));
-        long dw = width - ((Number) browser.js("return innerWidth;")).longValue();
-        long dh = height - ((Number) browser.js("return innerHeight;")).longValue();
-        window.setSize(new org.openqa.selenium.Dimension(width + (int) dw, height + (int) dh));
-        browser.waiting(5).until(d -> ((Number) browser.js("return innerHeight;")).longValue() == height);
-    }
 }

@@ -3,7 +3,6 @@ package koma.server.browser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +11,7 @@ import java.util.Random;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,31 +20,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  * hands from the server's FEN in every rule set (a move event carries only the FEN), and js/gamestate.js must
  * apply events in version order, ignore repeats, keep an early event and fetch the game on a gap.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class GameStateBrowserTest {
+class GameStateBrowserTest extends SiteBrowserTest {
     /** Start positions with pieces in hand where the rule set has drops, so that drops and captures happen. */
     private static final Map<String, String> STARTS = Map.of(
             "shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P2Gs 1",
             "washogi-drops", "5k5/11/11/11/3p7/11/11/11/11/+S10/+S4K5[SSpp] w - - 0 1");
 
     private final ObjectMapper json = new ObjectMapper();
-    private TestSite site;
-    private Browser browser;
 
-    @BeforeAll
-    void start() throws IOException {
-        site = TestSite.start("state", null);
-        browser = new Browser(site.base);
-    }
-
-    @AfterAll
-    void stop() throws IOException {
-        if (browser != null) {
-            browser.close();
-        }
-        if (site != null) {
-            site.close();
-        }
+    @Override
+    protected String siteName() {
+        return "state";
     }
 
     /** Runs an async script in the page (its last argument is the callback) and returns what it gave. */

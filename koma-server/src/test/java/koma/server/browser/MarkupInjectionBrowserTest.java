@@ -3,13 +3,9 @@ package koma.server.browser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
@@ -19,29 +15,15 @@ import org.openqa.selenium.WebElement;
  * illegal move and an unknown export format, the remembered language) and must come out as literal text, with
  * no element made from it and no script run.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class MarkupInjectionBrowserTest {
+class MarkupInjectionBrowserTest extends SiteBrowserTest {
     /** Runs a script if it ever becomes an element. */
     private static final String IMG = "<img src=x onerror=\"window.__xss=1\">";
     private static final String BOLD = "<b>bold</b>";
 
-    private TestSite site;
-    private Browser browser;
 
-    @BeforeAll
-    void start() throws IOException {
-        site = TestSite.start("markup", null);
-        browser = new Browser(site.base);
-    }
-
-    @AfterAll
-    void stop() throws IOException {
-        if (browser != null) {
-            browser.close();
-        }
-        if (site != null) {
-            site.close();
-        }
+    @Override
+    protected String siteName() {
+        return "markup";
     }
 
     /** Percent-encodes every byte but letters and digits (spaces as %20, not +). */

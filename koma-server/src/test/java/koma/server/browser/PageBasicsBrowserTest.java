@@ -3,15 +3,10 @@ package koma.server.browser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 
@@ -23,8 +18,7 @@ import koma.rules.RuleSet;
  * and level worth, and a screenshot of every rule set's game page at 1366x757 and 390x701 (kept under
  * target/screenshots as CI artifacts).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PageBasicsBrowserTest {
+class PageBasicsBrowserTest extends SiteBrowserTest {
     /**
      * The controls of the page without an accessible name: none of aria-label, aria-labelledby, a label element,
      * a title, or (buttons) text; hidden ones are skipped.
@@ -38,34 +32,12 @@ class PageBasicsBrowserTest {
             + "  if (!named) out.push(el.outerHTML.slice(0, 120));"
             + " } return out;";
 
-    private TestSite site;
-    private Browser browser;
 
-    @BeforeAll
-    void start() throws IOException {
-        site = TestSite.start("basics", null);
-        browser = new Browser(site.base);
+    @Override
+    protected String siteName() {
+        return "basics";
     }
 
-    @AfterAll
-    void stop() throws IOException {
-        if (browser != null) {
-            browser.close();
-        }
-        if (site != null) {
-            site.close();
-        }
-    }
-
-    /** Sizes the window so that the page itself (innerWidth x innerHeight) has this size. */
-    private void viewport(int width, int height) {
-        var window = browser.driver.manage().window();
-        window.setSize(new Dimension(width, height));
-        long dw = width - ((Number) browser.js("return innerWidth;")).longValue();
-        long dh = height - ((Number) browser.js("return innerHeight;")).longValue();
-        window.setSize(new Dimension(width + (int) dw, height + (int) dh));
-        browser.waiting(5).until(d -> ((Number) browser.js("return innerWidth;")).longValue() == width);
-    }
 
     /** The console's errors since the last call. */
     private List<String> consoleErrors() {
@@ -88,7 +60,7 @@ class PageBasicsBrowserTest {
 
     @Test
     void everyPageKindMeetsTheBasicsOnAPhone() {
-        viewport(390, 701);
+        browser.viewport(390, 701);
         consoleErrors();
         browser.open("/");
         browser.waitFor("#new-game-form");
@@ -106,12 +78,12 @@ class PageBasicsBrowserTest {
             browser.waiting(10).until(d -> browser.all("main#app .loading").isEmpty());
             checkBasics(path);
         }
-        viewport(1300, 1000);
+        browser.viewport(1300, 1000);
     }
 
     @Test
     void theHomePageListsEveryGameAndSaysWhatALevelIsWorth() {
-        viewport(1366, 757);
+        browser.viewport(1366, 757);
         browser.open("/");
         browser.waitFor("#new-game-form");
         // one card per rule set, each with its start position drawn and the rule set's one-line summary
@@ -128,22 +100,22 @@ class PageBasicsBrowserTest {
         browser.clickRetrying(".game-card[data-variant='washogi'] [data-pick]");
         browser.waiting(5).until(d -> "washogi".equals(browser.js("return document.querySelector('#ng-variant').value;")));
         browser.screenshot("home-desktop");
-        viewport(1300, 1000);
+        browser.viewport(1300, 1000);
     }
 
     @Test
     void everyRuleSetsGamePageIsPhotographedAtBothSizes() {
         for (String id : RuleSet.IDS) {
-            viewport(1300, 1000);
+            browser.viewport(1300, 1000);
             browser.newGame(id, "hotseat", 0, null, null);
             browser.waitFor("svg.board g.pc");
             for (int[] size : new int[][]{{1366, 757}, {390, 701}}) {
-                viewport(size[0], size[1]);
+                browser.viewport(size[0], size[1]);
                 browser.waiting(5).until(d -> ((Number) browser.js(
                         "return document.querySelector('svg.board').getBoundingClientRect().width;")).doubleValue() > 200);
                 browser.screenshot("rule-set-" + id + "-" + size[0] + "x" + size[1]);
             }
         }
-        viewport(1300, 1000);
+        browser.viewport(1300, 1000);
     }
 }

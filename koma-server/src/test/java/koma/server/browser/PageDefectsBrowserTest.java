@@ -4,20 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Defects of the game page seen in what the browser draws: square highlights (selection, last move, check) on
  * light and dark squares, the chess promotion dialog's labels, the draw and claim actions and their messages,
  * and the move list's rows.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PageDefectsBrowserTest {
+class PageDefectsBrowserTest extends SiteBrowserTest {
     /** The square colours of css/koma.css, as getComputedStyle gives them. */
     private static final String LIGHT = "rgb(238, 221, 184)";
     private static final String DARK = "rgb(181, 136, 99)";
@@ -26,23 +21,10 @@ class PageDefectsBrowserTest {
     private static final String LAST_DARK = "rgb(201, 178, 74)";
     private static final String CHECK = "rgb(240, 106, 106)";
 
-    private TestSite site;
-    private Browser browser;
 
-    @BeforeAll
-    void start() throws IOException {
-        site = TestSite.start("defects", null);
-        browser = new Browser(site.base);
-    }
-
-    @AfterAll
-    void stop() throws IOException {
-        if (browser != null) {
-            browser.close();
-        }
-        if (site != null) {
-            site.close();
-        }
+    @Override
+    protected String siteName() {
+        return "defects";
     }
 
     /** The computed fill of a square's rect, read in one script call. */

@@ -83,17 +83,17 @@ public record Stats(int wins, int losses, int draws) {
     }
 
     /**
-     * Log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo, normal approximation. It is 0 (go on)
-     * until each engine has won a game: before that the observed variance is 0 or nearly so, and a regularised
-     * count (fishtest's 0.001 for a zero) made one won game accept H1 (LLR 5.7 after a single Shodo win).
-     * cutechess waits for a win, a loss and a draw; games of the shogi family seldom draw, so draws are not
-     * required here.
+     * Log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo, normal approximation; 0 with no games.
+     * While one engine has won no game its win count is taken as half a game (a continuity correction): fishtest's
+     * 0.001 for a zero count left the variance near 0, so that one won game accepted H1 (LLR 5.7 after a single
+     * Shodo win). With the half game, straight wins reach the bound only after 21 games at elo1 = 5. cutechess
+     * waits for a win, a loss and a draw instead; games of the shogi family seldom draw.
      */
     public double llr(double elo0, double elo1) {
-        if (wins == 0 || losses == 0) {
+        if (games() == 0) {
             return 0;
         }
-        double w = wins, l = losses, d = draws;
+        double w = wins == 0 ? 0.5 : wins, l = losses == 0 ? 0.5 : losses, d = draws;
         double n = w + l + d, p = (w + d / 2) / n;
         double var = (w * (1 - p) * (1 - p) + d * (0.5 - p) * (0.5 - p) + l * p * p) / n;
         double s0 = scoreOf(elo0), s1 = scoreOf(elo1);

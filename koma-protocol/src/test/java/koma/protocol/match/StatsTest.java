@@ -92,11 +92,14 @@ class StatsTest {
         assertEquals("Elo difference: inf +/- inf, LOS: 97.7 %", all.eloLine());
         assertEquals("Elo difference: -inf +/- inf, LOS: 2.3 %", new Stats(0, 4, 0).eloLine());
         assertEquals("Elo difference: 0.0 +/- 0.0, LOS: 50.0 %", new Stats(0, 0, 5).eloLine());
-        // no LLR until each engine has won a game: one-sided results have no variance to judge by (one won game
-        // used to accept H1); with no games the LLR is 0
-        assertEquals(0, new Stats(0, 0, 5).llr(0, 5));
-        assertEquals(0, new Stats(1, 0, 0).llr(0, 5));
-        assertEquals(0, new Stats(30, 0, 2).llr(0, 5));
+        // a zero win count is half a game: one won game is no evidence yet (it used to accept H1), straight wins
+        // cross the bound 2.944 at the 21st game, all draws lean toward H0; with no games the LLR is 0. Values from
+        // the formula above with w or l = 0.5 (python3): 1-0-0 0.0079197, 20-0-0 2.9258399, 21-0-0 above the bound,
+        // 0-0-100 -1.0561952
+        assertEquals(0.0079197, new Stats(1, 0, 0).llr(0, 5), 1e-6);
+        assertEquals(2.9258399, new Stats(20, 0, 0).llr(0, 5), 1e-6);
+        assertTrue(new Stats(21, 0, 0).llr(0, 5) > 2.944439);
+        assertEquals(-1.0561952, new Stats(0, 0, 100).llr(0, 5), 1e-6);
         assertEquals(0, new Stats(0, 0, 0).llr(0, 5));
         // 30 wins, 1 loss: p = 30/31, var = (30 (1/31)^2 + (30/31)^2) / 31 = 0.0312175, s1 = 0.5071951:
         // LLR = 31 * 0.0071951 * (1.9354839 - 1.0071951) / 0.0624350 = 3.3162913 (python3, as above) -> H1

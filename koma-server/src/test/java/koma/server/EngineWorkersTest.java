@@ -103,7 +103,7 @@ class EngineWorkersTest {
             assertEquals(0, remote(s).fallbacks(), "no computer move ran on the node");
             assertEquals(3, remote(s).answered(), "two computer moves and one analysis through the queue");
         }
-        assertEquals(6, w.served(), "the worker answered both nodes' jobs");
+        awaitCount(6, w::served, "the worker answered both nodes' jobs");
         assertEquals(0, w.failed());
         try (Connection c = DriverManager.getConnection(url); var st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*) FROM engine_jobs")) {
@@ -136,6 +136,7 @@ class EngineWorkersTest {
         EngineWorker three = EngineWorker.start(url, 2, "three", Duration.ofSeconds(10));
         open.add(two);
         open.add(three);
+        awaitCount(5, one::served, "the first five jobs");
         one.close();
         long before = one.served();
         all.clear();
@@ -146,7 +147,7 @@ class EngineWorkersTest {
         for (CompletableFuture<EngineResult> f : all) {
             assertNotNull(f.get().bestMove());
         }
-        assertEquals(40, two.served() + three.served() + one.served() - before, "each job run once");
+        awaitCount(40, () -> two.served() + three.served() + one.served() - before, "each job run once");
         assertTrue(two.served() > 0 && three.served() > 0, "both workers took jobs: " + two.served() + ", "
                 + three.served());
     }
@@ -173,7 +174,7 @@ class EngineWorkersTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertEquals(2, r.lines().size(), r.toString());
         assertNotNull(r.bestMove());
-        assertEquals(1, rescuer.served());
+        awaitCount(1, rescuer::served, "the rescuer answered it");
         // one search of 6 s by the rescuer after the doomed worker's partial one: more than 6.5 s in all
         assertTrue(ms > 6_500, ms + " ms");
         System.out.println("EngineWorkersTest: job of a killed worker answered by another after " + ms + " ms");
@@ -196,7 +197,21 @@ class EngineWorkersTest {
         assertTrue((System.nanoTime() - t0) / 1_000_000 < 20_000);
         EngineWorker next = worker("next", 10_000);
         assertEquals(1, f.get(30, TimeUnit.SECONDS).lines().size());
-        assertEquals(1, next.served());
+        awaitCount(1, next::served, "the next worker answered it");
+    }
+
+    /**
+     * Waits (at most 5 s) until a worker's count reaches {@code expected}, then checks it stays there: a worker counts
+     * a job after its answer is written, so the node may hear the answer a moment before the count moves.
+     */
+    private static void awaitCount(long expected, java.util.function.LongSupplier count, String what)
+            throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (count.getAsLong() < expected && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(50);
+        assertEquals(expected, count.getAsLong(), what);
     }
 
     /** The job row's state, claimed_by and attempts once {@code cond} holds (the one row of the table). */
@@ -341,6 +356,6 @@ class EngineWorkersTest {
                 s, 10 / s);
         // each search stops at 160 ms (TimeManager keeps a fifth of a move time back): one after the other, >= 1.6 s
         assertTrue(s >= 1.6, "one thread runs them one after the other: " + s + " s");
-        assertEquals(55, w.served(), "45 tiny jobs and 10 moves");
+        awaitCount(55, w::served, "45 tiny jobs and 10 moves");
     }
 }

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 import koma.rules.Move;
 import koma.rules.Position;
 import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
 import koma.rules.notation.MoveNotation;
 import koma.server.GameView.Seat;
 
@@ -680,6 +681,38 @@ final class GameService implements AutoCloseable {
                         + (failure == null ? "no line" : failure));
             }
             return analysisView(root, r.lines().get(0));
+        });
+    }
+
+    /** MultiPV lines the analysis board may ask for at most. */
+    static final int MAX_MULTIPV = 5;
+
+    /**
+     * The analysis board's engine lines: the position after {@code moves} from {@code start} (checked as
+     * {@link AnalysisBoard#position} does), up to {@code multiPv} lines best first, {@code {"lines": [...]}} each as
+     * the game analysis answers one line; queued at the analysis priority, one per client at a time.
+     */
+    CompletableFuture<Map<String, Object>> analyseLines(Position start, List<String> moves, int multiPv, String client) {
+        Map<String, Object> pos = AnalysisBoard.position(start, moves);
+        if (((List<?>) pos.get("legalMoves")).isEmpty()) {
+            throw GameError.conflict("moves: the side to move has no legal move there");
+        }
+        Position root = Fen.parse(start.ruleSet(), (String) pos.get("fen"));
+        EngineJob job = EngineJob.analysis(start.ruleSet().id, Fen.format(start), moves, ANALYSIS_MS, ANALYSIS_DEPTH,
+                multiPv);
+        return engines.submit(job, EngineQueue.Priority.ANALYSIS, client).handle((r, failure) -> {
+            if (failure != null || r.lines().isEmpty()) {
+                throw GameError.unavailable("the engine could not analyse the position: "
+                        + (failure == null ? "no line" : failure));
+            }
+            List<Map<String, Object>> lines = new ArrayList<>();
+            for (EngineResult.Line line : r.lines()) {
+                lines.add(analysisView(root, line));
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("fen", pos.get("fen"));
+            out.put("lines", lines);
+            return out;
         });
     }
 

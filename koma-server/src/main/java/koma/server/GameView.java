@@ -132,7 +132,7 @@ final class GameView {
         return winner == 0 ? "1-0" : winner == 1 ? "0-1" : winner == LiveGame.NO_RESULT ? "*" : "1/2-1/2";
     }
 
-    private static List<Map<String, Object>> board(Position p) {
+    static List<Map<String, Object>> board(Position p) {
         List<Map<String, Object>> out = new ArrayList<>();
         RuleSet rs = p.ruleSet();
         for (int sq = 0; sq < rs.geometry.squares; sq++) {
@@ -148,7 +148,7 @@ final class GameView {
         return out;
     }
 
-    private static Map<String, Object> hands(Position p) {
+    static Map<String, Object> hands(Position p) {
         Map<String, Object> out = new LinkedHashMap<>();
         for (int c = 0; c < 2; c++) {
             Map<String, Integer> h = new LinkedHashMap<>();

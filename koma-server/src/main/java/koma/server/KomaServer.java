@@ -164,6 +164,7 @@ public final class KomaServer implements AutoCloseable {
             String text = Export.export(g.snapshot(), format, queryInt(ctx, "ply"));
             ctx.contentType("text/plain; charset=utf-8").result(text);
         });
+        analysisRoutes();
         app.get("/api/games/{id}/analysis", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
             var f = games.analyse(g, queryInt(ctx, "ply"), client(ctx));
@@ -198,6 +199,7 @@ public final class KomaServer implements AutoCloseable {
         app.get("/game/{id}", StaticFiles::index);
         app.get("/rules/{variant}", StaticFiles::index);
         app.get("/lobby", StaticFiles::index);
+        app.get("/analysis", StaticFiles::index);
         app.get("/@/{name}", StaticFiles::index);
         app.get("/account", StaticFiles::index);
         app.get("/games", StaticFiles::index);
@@ -457,14 +459,90 @@ public final class KomaServer implements AutoCloseable {
         return new Body(node);
     }
 
-    private void create(Context ctx) throws IOException {
-        Body b = body(ctx);
+    /**
+     * The start position a body asks for: {@code fen} (FEN/SFEN), or {@code record} (PGN, KIF or CSA: its start
+     * position, its moves added to {@code moves}), or the rule set's start position; not both.
+     */
+    private static Position startPosition(Body b, RuleSet rs, List<String> moves) {
+        String fen = b.string("fen", false, Fen.MAX_LENGTH);
+        String record = b.string("record", false, MAX_BODY);
+        if (fen != null && record != null) {
+            throw ApiException.badRequest("fen, record: give one of them, not both");
+        }
+        if (fen != null) {
+            try {
+                return Fen.parse(rs, fen.strip());
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest("fen: " + e.getMessage());
+            }
+        }
+        if (record != null) {
+            return Export.fromRecord(rs, record, moves);
+        }
+        return Position.start(rs);
+    }
+
+    /** The rule set a body names in {@code variant}. */
+    private static RuleSet variantOf(Body b) {
         String variant = b.string("variant", true, 32);
         if (!RuleSet.IDS.contains(variant)) {
             throw ApiException.badRequest("variant: unknown rule set '" + variant + "'; known: "
                     + String.join(", ", RuleSet.IDS));
         }
-        RuleSet rs = RuleSet.of(variant);
+        return RuleSet.of(variant);
+    }
+
+    /** The move strings of a body's {@code moves} array (at most {@link AnalysisBoard#MAX_MOVES}). */
+    private static List<String> movesOf(Body b) {
+        JsonNode v = b.node().get("moves");
+        List<String> out = new ArrayList<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (!v.isArray()) {
+            throw ApiException.badRequest("moves: must be an array of move strings");
+        }
+        if (v.size() > AnalysisBoard.MAX_MOVES) {
+            throw ApiException.badRequest("moves: " + AnalysisBoard.MAX_MOVES + " at most, got " + v.size());
+        }
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode m = v.get(i);
+            if (!m.isTextual() || m.asText().length() > 16) {
+                throw ApiException.badRequest("moves[" + i + "]: must be a move string");
+            }
+            out.add(m.asText());
+        }
+        return out;
+    }
+
+    /**
+     * The analysis board ({@code docs/server-api.md}, Analysis board): {@code position} answers the position after a
+     * start ({@code fen} or {@code record}) and {@code moves}; {@code lines} the engine's best lines there.
+     */
+    private void analysisRoutes() {
+        app.post("/api/analysis/position", ctx -> {
+            Body b = body(ctx);
+            RuleSet rs = variantOf(b);
+            List<String> moves = new ArrayList<>();
+            Position start = startPosition(b, rs, moves);
+            moves.addAll(movesOf(b));
+            ctx.json(AnalysisBoard.position(start, moves));
+        });
+        app.post("/api/analysis/lines", ctx -> {
+            Body b = body(ctx);
+            RuleSet rs = variantOf(b);
+            List<String> moves = new ArrayList<>();
+            Position start = startPosition(b, rs, moves);
+            moves.addAll(movesOf(b));
+            int multiPv = b.integer("multiPv", false, 1, GameService.MAX_MULTIPV, 1);
+            var f = games.analyseLines(start, moves, multiPv, client(ctx));
+            ctx.future(() -> f.thenAccept(ctx::json));
+        });
+    }
+
+    private void create(Context ctx) throws IOException {
+        Body b = body(ctx);
+        RuleSet rs = variantOf(b);
         String modeText = b.string("mode", true, 16);
         LiveGame.Mode mode = switch (modeText) {
             case "computer" -> LiveGame.Mode.COMPUTER;
@@ -482,22 +560,8 @@ public final class KomaServer implements AutoCloseable {
         if (clock.correspondence() && mode != LiveGame.Mode.FRIEND) {
             throw ApiException.badRequest("clock: a correspondence clock is for friend games only");
         }
-        String fen = b.string("fen", false, Fen.MAX_LENGTH);
-        String record = b.string("record", false, MAX_BODY);
-        if (fen != null && record != null) {
-            throw ApiException.badRequest("fen, record: give one of them, not both");
-        }
-        Position start = Position.start(rs);
         List<String> moves = new ArrayList<>();
-        if (fen != null) {
-            try {
-                start = Fen.parse(rs, fen.strip());
-            } catch (IllegalArgumentException e) {
-                throw ApiException.badRequest("fen: " + e.getMessage());
-            }
-        } else if (record != null) {
-            start = Export.fromRecord(rs, record, moves);
-        }
+        Position start = startPosition(b, rs, moves);
         GameService.Seated s = games.create(new GameService.NewGame(rs, mode, color, level, clock, start, moves), client(ctx));
         LiveGame.Change c = s.committed().join(); // answered once the new game is committed
         Accounts.User user = user(ctx);

@@ -955,11 +955,7 @@ final class LiveGame {
     private Map<String, Object> playOnBoard(String uci, long playedAt) {
         Position before = current;
         int m = MoveNotation.parseUci(before, uci);
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("move", uci);
-        e.put("san", Pgn.usesSan(rules) ? San.format(before, m) : null);
-        e.put("western", Pgn.usesSan(rules) ? null : ShogiNotation.western(before, m));
-        e.put("japanese", ShogiNotation.hasJapanese(rules) ? ShogiNotation.japanese(before, m, previousTo) : null);
+        Map<String, Object> e = moveEntry(before, m, uci, previousTo);
         game.play(m);
         current = game.position();
         e.put("fen", Fen.format(current));
@@ -970,7 +966,22 @@ final class LiveGame {
         return entry;
     }
 
-    private static List<String> legalOf(Position p) {
+    /**
+     * A move's entry in a move list, before its position is added ({@code fen}): the move string and its readable
+     * texts (SAN, or Western and Japanese for the shogi family); {@code previousTo} is the square the move before
+     * went to (Japanese "同"), -1 for none.
+     */
+    static Map<String, Object> moveEntry(Position before, int m, String uci, int previousTo) {
+        RuleSet rules = before.ruleSet();
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("move", uci);
+        e.put("san", Pgn.usesSan(rules) ? San.format(before, m) : null);
+        e.put("western", Pgn.usesSan(rules) ? null : ShogiNotation.western(before, m));
+        e.put("japanese", ShogiNotation.hasJapanese(rules) ? ShogiNotation.japanese(before, m, previousTo) : null);
+        return e;
+    }
+
+    static List<String> legalOf(Position p) {
         int[] ms = p.legalMoves();
         String[] out = new String[ms.length];
         for (int i = 0; i < ms.length; i++) {

@@ -135,6 +135,7 @@ export class BoardView {
         ? svg('circle', { class: 'dest capture', 'data-dest': sq, cx, cy, r: SQ * 0.46 })
         : svg('circle', { class: 'dest', 'data-dest': sq, cx, cy, r: SQ * 0.15 }));
     }
+    if (this.arrows && this.arrows.length) root.append(...this.arrowNodes());
     if (this.drag && this.drag.moved) {
       const p = this.drag.drop ? { piece: this.drag.piece, side: this.drag.side } : board.get(this.drag.square);
       if (p) {
@@ -145,6 +146,39 @@ export class BoardView {
     clear(this.box, root);
     this.svg = root;
     this.renderHands();
+  }
+
+  /** Arrows over the board (the analysis board's engine lines): [{move, rank}], rank 0 the strongest. */
+  setArrows(list) {
+    this.arrows = list || [];
+    this.render();
+  }
+
+  /** The arrows' SVG: a line with a head from square to square, a ring on the square of a drop. */
+  arrowNodes() {
+    const centre = (sq) => {
+      const [c, row] = this.cell(sq);
+      return [MARGIN + c * SQ + SQ / 2, MARGIN + row * SQ + SQ / 2];
+    };
+    const out = [svg('defs', null, svg('marker', { id: 'koma-arrowhead', viewBox: '0 0 10 10', refX: 5, refY: 5,
+      markerWidth: 3, markerHeight: 3, orient: 'auto' }, svg('path', { class: 'arrowhead', d: 'M 0 0 L 10 5 L 0 10 z' })))];
+    for (const a of this.arrows) {
+      const p = parseMove(a.move);
+      if (!p) continue;
+      const [tx, ty] = centre(p.to);
+      const cls = `arrow arrow-${Math.min(a.rank, 2)}`;
+      if (p.drop) {
+        out.push(svg('circle', { class: cls, 'data-arrow': a.move, cx: tx, cy: ty, r: SQ * 0.4 }));
+        continue;
+      }
+      const [fx, fy] = centre(p.from);
+      // the line stops short so that the head's tip lands near the centre of the square
+      const len = Math.hypot(tx - fx, ty - fy) || 1;
+      const back = SQ * 0.28;
+      out.push(svg('line', { class: cls, 'data-arrow': a.move, x1: fx, y1: fy, x2: tx - (tx - fx) * back / len,
+        y2: ty - (ty - fy) * back / len, 'marker-end': 'url(#koma-arrowhead)' }));
+    }
+    return out;
   }
 
   /** Shogi-style board: lines between the squares, and the four star points on 9x9. */

@@ -45,12 +45,12 @@ function terminationKey(termination) {
   return String(termination).toLowerCase().replace(/[^a-z]+/g, '_');
 }
 
-/** The translation of key, or null when there is none. */
 /** A premove as text: "e2-e4" or a drop "P*e5". */
 function premoveText(pm) {
   return pm.drop ? `${pm.piece}*${pm.to}` : `${pm.from}-${pm.to}`;
 }
 
+/** The translation of key, or null when there is none. */
 function tOrNull(key, params) {
   const s = t(key, params);
   return s === key ? null : s;
@@ -251,6 +251,7 @@ export class GamePage {
         h('div', { class: 'analysis', id: 'analysis', hidden: true },
           h('button', { type: 'button', id: 'analyse' }),
           h('div', { id: 'analysis-out' })),
+        h('a', { id: 'analysis-link', 'data-link': true, hidden: true }),
         h('div', { class: 'export' },
           tSpan('export.title'), ' ',
           h('span', { id: 'export-buttons' }), ' ',
@@ -564,6 +565,21 @@ export class GamePage {
       && (g.you === 'both' || g.you === g.sideToMove) && g.players[g.sideToMove] === 'human';
   }
 
+  /**
+   * The link to the analysis board at the shown ply (the start position and the moves up to it), offered once the
+   * game is over and at one board (hot-seat), never while a game between opponents goes on.
+   */
+  linkAnalysis(ply) {
+    const g = this.game;
+    const a = this.q('#analysis-link');
+    a.hidden = !(g.status !== 'active' && g.status !== 'waiting' || g.mode === 'hotseat');
+    const params = new URLSearchParams({ variant: g.variant, fen: g.initialFen });
+    const moves = g.moves.slice(0, ply).map((m) => m.move);
+    if (moves.length) params.set('moves', moves.join(','));
+    a.setAttribute('href', '/analysis?' + params.toString());
+    a.textContent = t('analysis.openBoard');
+  }
+
   /** The page's own side while the other side (a person or the computer) is to move in a live game, else null. */
   premoveSide() {
     const g = this.game;
@@ -613,6 +629,7 @@ export class GamePage {
     }
     const label = this.q('#ply-label');
     label.textContent = t('nav.ply', { ply: p, total: g.ply });
+    this.linkAnalysis(p);
     label.dataset.ply = p;
     if (!this.analysisOn) {
       this.analysisShown = null;

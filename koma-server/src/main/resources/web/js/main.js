@@ -9,6 +9,7 @@ import { RulesPage } from './rules.js';
 import { LobbyPage } from './lobby.js';
 import { ProfilePage, MyGamesPage } from './profile.js';
 import { AccountPage } from './account.js';
+import { AnalysisPage } from './analysis.js';
 import { account, loadAccount } from './session.js';
 import { h, clear } from './dom.js';
 
@@ -31,6 +32,8 @@ export function route() {
     page = new ProfilePage(app, decodeURIComponent(m[1]));
   } else if (/^\/account\/?$/.test(path)) {
     page = new AccountPage(app);
+  } else if (/^\/analysis\/?$/.test(path)) {
+    page = new AnalysisPage(app, new URLSearchParams(location.search));
   } else if (/^\/games\/?$/.test(path)) {
     page = new MyGamesPage(app);
   } else {

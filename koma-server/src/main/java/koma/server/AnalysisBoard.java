@@ -1,0 +1,76 @@
+package koma.server;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import koma.rules.Game;
+import koma.rules.Move;
+import koma.rules.Position;
+import koma.rules.notation.Fen;
+import koma.rules.notation.MoveNotation;
+
+/**
+ * The analysis board's positions (the page {@code /analysis}): any start position and moves played freely for
+ * both sides, answered as the game page's JSON shapes (board, hands, legal moves, the move list with readable
+ * texts) without a game being created or stored. Every end rule of the rule set applies, as in a game.
+ */
+final class AnalysisBoard {
+    /** Moves an analysis line may have at most (a longer list is refused). */
+    static final int MAX_MOVES = 1000;
+
+    private AnalysisBoard() {
+    }
+
+    /**
+     * The position after {@code moves} from {@code start}: {@code initialFen, fen, ply, sideToMove, board, hands,
+     * check, lastMove, legalMoves, moves (entries as in a game), result}. A move that is malformed or not legal there
+     * is refused naming its index.
+     */
+    static Map<String, Object> position(Position start, List<String> moves) {
+        if (moves.size() > MAX_MOVES) {
+            throw GameError.invalid("moves: " + MAX_MOVES + " at most, got " + moves.size());
+        }
+        Game game = new Game(start, Game.Options.DEFAULT);
+        List<Map<String, Object>> entries = new ArrayList<>();
+        int previousTo = -1;
+        for (int i = 0; i < moves.size(); i++) {
+            if (game.isOver()) {
+                throw GameError.invalid("moves[" + i + "]: the game is over after move " + i);
+            }
+            Position before = game.position();
+            String text = moves.get(i);
+            int m;
+            try {
+                m = MoveNotation.parseUci(before, text);
+            } catch (IllegalArgumentException e) {
+                throw GameError.invalid("moves[" + i + "]: " + e.getMessage());
+            }
+            if (m == Move.NONE || !before.isLegal(m)) {
+                throw GameError.invalid("moves[" + i + "]: '" + text + "' is not a legal move there");
+            }
+            Map<String, Object> e = LiveGame.moveEntry(before, m, MoveNotation.formatUci(before, m), previousTo);
+            game.play(m);
+            e.put("fen", Fen.format(game.position()));
+            entries.add(e);
+            previousTo = Move.to(m);
+        }
+        Position p = game.position();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("variant", start.ruleSet().id);
+        out.put("initialFen", Fen.format(start));
+        out.put("fen", Fen.format(p));
+        out.put("ply", entries.size());
+        out.put("sideToMove", LiveGame.side(p.sideToMove()));
+        out.put("board", GameView.board(p));
+        out.put("hands", GameView.hands(p));
+        out.put("check", p.inCheck());
+        out.put("lastMove", entries.isEmpty() ? null : entries.get(entries.size() - 1).get("move"));
+        out.put("legalMoves", game.isOver() ? List.of() : LiveGame.legalOf(p));
+        out.put("moves", entries);
+        out.put("result", game.result().map(r -> GameView.result(r.winner(),
+                r.termination().name().toLowerCase().replace('_', ' '))).orElse(null));
+        return out;
+    }
+}

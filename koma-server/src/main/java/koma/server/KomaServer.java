@@ -60,6 +60,7 @@ public final class KomaServer implements AutoCloseable {
     private final History history;
     private final Lobby lobby;
     private final BotApi botApi;
+    private final GameAnalyses analyses;
 
     private KomaServer(ServerConfig cfg) {
         db = new Database(cfg.jdbcUrl());
@@ -68,6 +69,7 @@ public final class KomaServer implements AutoCloseable {
                 : new RemoteEngines(cfg.jdbcUrl(), cfg.engineWorkers().computerWait()));
         accounts = new Accounts(db, new PasswordHasher());
         history = new History(db);
+        analyses = new GameAnalyses(db, games.engines());
         lobby = new Lobby(json, games, accounts, feed);
         botApi = new BotApi(json, this, games, accounts, history, feed);
         limiter = new RateLimiter(cfg.ratePerSecond(), cfg.rateBurst());
@@ -165,6 +167,8 @@ public final class KomaServer implements AutoCloseable {
             ctx.contentType("text/plain; charset=utf-8").result(text);
         });
         analysisRoutes();
+        app.post("/api/games/{id}/analysis/game", ctx -> ctx.json(analyses.request(games.get(ctx.pathParam("id")).snapshot())));
+        app.get("/api/games/{id}/analysis/game", ctx -> ctx.json(analyses.state(games.get(ctx.pathParam("id")).snapshot())));
         app.get("/api/games/{id}/analysis", ctx -> {
             LiveGame g = games.get(ctx.pathParam("id"));
             var f = games.analyse(g, queryInt(ctx, "ply"), client(ctx));

@@ -6,6 +6,7 @@ import { api, variantInfo, isShogiFamily } from './api.js';
 import { t, lang } from './i18n.js';
 import { BoardView } from './board.js';
 import { play as playSound, muted, setMuted } from './sound.js';
+import { GameAnalysisView } from './gameanalysis.js';
 import { parseFen, boardFromList, squareIndex } from './fen.js';
 import { GameState } from './gamestate.js';
 import { h, clear } from './dom.js';
@@ -120,6 +121,7 @@ export class GamePage {
     if (this.ws) this.ws.close();
     if (this.board) this.board.destroy();
     if (this.resizeObserver) this.resizeObserver.disconnect();
+    if (this.gameAnalysis) this.gameAnalysis.destroy();
     if (this.state) this.state.destroy();
     if (window.__komaFeed && window.__komaFeed.page === this) delete window.__komaFeed;
   }
@@ -144,6 +146,7 @@ export class GamePage {
     this.layout();
     this.rememberBoardWidth();
     this.applyTheme();
+    this.gameAnalysis = new GameAnalysisView(this, this.q('#game-analysis'));
     this.board = new BoardView(this.q('#board'), this.variant, this.family, (m) => this.proposeMove(m),
       (pm) => this.showNotice(pm ? t('premove.set', { move: premoveText(pm) }) : ''));
     this.board.setOptions({
@@ -251,6 +254,7 @@ export class GamePage {
         h('div', { class: 'analysis', id: 'analysis', hidden: true },
           h('button', { type: 'button', id: 'analyse' }),
           h('div', { id: 'analysis-out' })),
+        h('section', { class: 'game-analysis', id: 'game-analysis', hidden: true }),
         h('a', { id: 'analysis-link', 'data-link': true, hidden: true }),
         h('div', { class: 'export' },
           tSpan('export.title'), ' ',
@@ -630,6 +634,13 @@ export class GamePage {
     const label = this.q('#ply-label');
     label.textContent = t('nav.ply', { ply: p, total: g.ply });
     this.linkAnalysis(p);
+    if (this.gameAnalysis) {
+      // a finished game's analysis: the panel, the marks in the move list, the best move at the shown ply
+      this.gameAnalysis.show();
+      this.gameAnalysis.markMoves();
+      const best = g.status === 'finished' ? this.gameAnalysis.bestAt(p) : null;
+      this.board.setArrows(best ? [{ move: best, rank: 0 }] : []);
+    }
     label.dataset.ply = p;
     if (!this.analysisOn) {
       this.analysisShown = null;

@@ -59,8 +59,9 @@ public record Conventions(Family family, String moveStyle, List<String> protocol
      * @param board  the name drawn on the piece ({@code 全} for a promoted silver; else the same as name)
      * @param second the second player's name when it differs ({@code 王} for the king), else null
      * @param csa    the two-letter CSA code, or null
+     * @param single one character for the one-kanji piece set of small screens ({@code 燕} for 燕羽), or null
      */
-    public record Kanji(String name, String board, String second, String csa) {
+    public record Kanji(String name, String board, String second, String csa, String single) {
     }
 
     /** True when the rule set declares this readable notation, record format, protocol or piece set. */

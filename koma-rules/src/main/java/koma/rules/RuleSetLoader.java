@@ -20,13 +20,13 @@ public final class RuleSetLoader {
             "extinction", "impasse", "family", "move-style", "protocols", "notations", "records", "piece-sets",
             "piece-names", "xboard", "xboard-aliases", "xboard-native", "xboard-pieces", "xboard-parent", "uci-variant", "fairy-stockfish", "lishogi");
     private static final Set<String> PIECE_KEYS = Set.of("letter", "betza", "promotes", "forced", "royal", "pawn",
-            "drop", "points", "kanji", "kanji-board", "kanji-second", "csa");
+            "drop", "points", "kanji", "kanji-board", "kanji-second", "kanji-single", "csa");
     /** The values each list-valued convention key accepts. */
     private static final Map<String, Set<String>> CONVENTION_VALUES = Map.of(
             "protocols", Set.of("uci", "usi", "xboard"),
             "notations", Set.of("san", "western", "japanese-jsa", "japanese-names"),
             "records", Set.of("pgn", "kif", "csa"),
-            "piece-sets", Set.of("figures", "kanji", "international"));
+            "piece-sets", Set.of("figures", "kanji", "kanji-single", "international"));
 
     /** A definition file that cannot be used, with the place and reason. */
     public static final class DefinitionException extends RuntimeException {
@@ -323,7 +323,7 @@ public final class RuleSetLoader {
             Map<String, Entry> m = maps.get(i);
             Entry k = m.get("kanji");
             if (k == null) {
-                for (String key : List.of("kanji-board", "kanji-second", "csa")) {
+                for (String key : List.of("kanji-board", "kanji-second", "kanji-single", "csa")) {
                     if (m.containsKey(key)) {
                         throw new DefinitionException(file, m.get(key).line(), key, "piece '" + names.get(i)
                                 + "' has '" + key + "' but no 'kanji'");
@@ -336,14 +336,29 @@ public final class RuleSetLoader {
                 throw new DefinitionException(file, csa.line(), "csa", "expected two upper-case letters, got '"
                         + csa.value() + "'");
             }
+            Entry single = m.get("kanji-single");
+            if (single != null && single.value().codePointCount(0, single.value().length()) != 1) {
+                throw new DefinitionException(file, single.line(), "kanji-single", "expected one character, got '"
+                        + single.value() + "'");
+            }
             kanji.put(m.get("letter").value(), new Conventions.Kanji(k.value(), get(m, "kanji-board", k.value()),
-                    get(m, "kanji-second", null), csa == null ? null : csa.value()));
+                    get(m, "kanji-second", null), csa == null ? null : csa.value(),
+                    single == null ? null : single.value()));
+        }
+        List<String> pieceSets = list(file, top, "piece-sets", family.equals("chess") ? "figures" : "kanji, international");
+        if (pieceSets.contains("kanji-single")) {
+            for (int i = 0; i < names.size(); i++) {
+                Map<String, Entry> m = maps.get(i);
+                if (!m.containsKey("kanji-single")) {
+                    throw new DefinitionException(file, top.get("piece-sets").line(), "piece-sets", "the set kanji-single"
+                            + " needs a kanji-single for every piece; piece '" + names.get(i) + "' has none");
+                }
+            }
         }
         Conventions c = new Conventions(fam, moveStyle, list(file, top, "protocols", "uci, xboard"),
                 list(file, top, "notations", family.equals("chess") ? "san" : "western"),
                 list(file, top, "records", "pgn"),
-                list(file, top, "piece-sets", family.equals("chess") ? "figures" : "kanji, international"),
-                get(top, "piece-names", null), get(top, "xboard", id),
+                pieceSets, get(top, "piece-names", null), get(top, "xboard", id),
                 List.of(get(top, "xboard-aliases", "").split("[,\\s]+")).stream().filter(x -> !x.isEmpty()).toList(),
                 bool(file, top, "xboard-native"), get(top, "xboard-pieces", null), get(top, "xboard-parent", "fairy"),
                 get(top, "uci-variant", null), get(top, "fairy-stockfish", null),

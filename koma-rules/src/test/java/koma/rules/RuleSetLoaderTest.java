@@ -67,6 +67,31 @@ class RuleSetLoaderTest {
         assertTrue(Position.start(rs).legalMoves().length > 0);
     }
 
+    /**
+     * Wa shogi's one-kanji set (kanji-single, for small screens): one character per piece, unique among the
+     * unpromoted pieces and among the promoted ones (drawn red, so a promoted piece may share its character with the
+     * unpromoted piece of the same name); a longer value is refused.
+     */
+    @Test
+    void theOneKanjiSetHasOneUniqueCharacterPerPiece() {
+        for (String id : List.of("washogi", "washogi-drops")) {
+            RuleSet rs = RuleSet.of(id);
+            java.util.Set<String> base = new java.util.HashSet<>();
+            java.util.Set<String> promoted = new java.util.HashSet<>();
+            for (int t = 0; t < rs.pieceCount(); t++) {
+                String letter = rs.piece(t).letter();
+                Conventions.Kanji k = rs.conventions.kanjiOf(letter);
+                assertTrue(k != null && k.single() != null, id + " " + letter + " has no kanji-single");
+                assertEquals(1, k.single().codePointCount(0, k.single().length()), id + " " + letter);
+                assertTrue((letter.startsWith("+") ? promoted : base).add(k.single()),
+                        id + " " + letter + ": '" + k.single() + "' used twice");
+            }
+            assertEquals(17, base.size(), id + ": the 17 unpromoted pieces");
+        }
+        DefinitionException e = refused(replace("letter = P", "letter = P\nkanji = 歩\nkanji-single = 萑歩"), "kanji-single");
+        assertTrue(e.getMessage().contains("expected one character"), e.getMessage());
+    }
+
     // each broken line is refused naming the file and key, and, for one-line errors, the line number
     @ParameterizedTest(name = "{2}: {0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """

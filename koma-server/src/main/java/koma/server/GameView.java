@@ -232,6 +232,7 @@ final class GameView {
                 kj.put("name", k.name());
                 kj.put("board", k.board());
                 kj.put("second", k.second());
+                kj.put("single", k.single());
                 e.put("kanji", kj);
             }
             pieces.add(e);

@@ -321,7 +321,9 @@ export class GamePage {
     q('#move-send').textContent = t('move.play');
     const opt = (v, cur, label) => h('option', { value: v, selected: v === cur }, label);
     const set = this.board ? this.board.opts.pieceSet : this.prefs.pieceSet || 'kanji';
-    clear(q('#piece-set'), opt('kanji', set, t('view.set.kanji')), opt('international', set, t('view.set.international')));
+    // the rule set's piece sets (its definition's piece-sets), kanji first
+    const sets = (this.variant.pieceSets || ['kanji', 'international']).filter((x) => x !== 'figures');
+    clear(q('#piece-set'), sets.map((x) => opt(x, set, t('view.set.' + x))));
     const coords = this.prefs['coords_' + this.family] || (this.family === 'shogi' ? 'shogi' : 'chess');
     clear(q('#coords'), opt('chess', coords, t('view.coords.chess')), opt('shogi', coords, t('view.coords.shogi')));
     q('#kanji-numerals').checked = !!this.prefs.kanjiNumerals;

@@ -26,11 +26,12 @@ const CHESS_GLYPH = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u
 /**
  * The kanji drawn on a piece, from its entry of GET /api/variants/{id} (the rule set's definition): one or two
  * characters, the second player's own name where the rule set has one (王 for the shogi king); the letter when the
- * rule set gives no kanji.
+ * rule set gives no kanji; with the one-kanji set ('kanji-single', for small screens), the piece's single character.
  */
-export function kanjiOf(info, letter, side) {
+export function kanjiOf(info, letter, side, set) {
   const k = info && info.kanji;
   if (!k) return letter.replace('+', '');
+  if (set === 'kanji-single' && k.single) return k.single;
   return (side === 'second' && k.second) || k.board || k.name;
 }
 
@@ -107,7 +108,7 @@ export function pieceGroup(opts) {
     inner.push(svg('g', { class: 'diagram' + pro }, moveDiagram(info ? info.moves : [], 50, 58, 17, 38)));
     inner.push(svg('text', { x: 50, y: 64, class: 'intl-letter' + pro }, letter.replace('+', '')));
   } else {
-    const k = kanjiOf(info, letter, side);
+    const k = kanjiOf(info, letter, side, set);
     if (k.length === 1) {
       inner.push(svg('text', { x: 50, y: 62, class: 'kanji k1' + pro }, k));
     } else {

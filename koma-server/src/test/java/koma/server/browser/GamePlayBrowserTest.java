@@ -205,6 +205,14 @@ class GamePlayBrowserTest extends SiteBrowserTest {
         assertEquals(page, ((Number) browser.js("return document.documentElement.scrollWidth;")).doubleValue(),
                 "no sideways scrolling on a phone");
         browser.screenshot("play-washogi-phone");
+        // the one-kanji set for small screens: every Wa piece drawn with one large character (54 pieces at the start)
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#piece-set")).selectByValue("kanji-single");
+        browser.waiting(5).until(d -> browser.all("svg.board g.pc text.kanji.k1").size() == 54);
+        assertEquals(0, browser.all("svg.board g.pc text.kanji.k2").size());
+        assertEquals("鶴", browser.js("return document.querySelector(\"svg.board g.pc[data-piece='K'] text\").textContent;"));
+        browser.js("window.scrollTo(0, 0);");
+        browser.screenshot("play-washogi-phone-one-kanji");
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#piece-set")).selectByValue("kanji");
         browser.viewport(1300, 1000);
     }
 

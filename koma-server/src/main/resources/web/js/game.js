@@ -5,6 +5,7 @@
 import { api, variantInfo, isShogiFamily } from './api.js';
 import { t, lang } from './i18n.js';
 import { BoardView } from './board.js';
+import { localPieceName } from './pieces.js';
 import { play as playSound, muted, setMuted } from './sound.js';
 import { GameAnalysisView } from './gameanalysis.js';
 import { parseFen, boardFromList, squareIndex } from './fen.js';
@@ -245,6 +246,7 @@ export class GamePage {
           h('span', { id: 'ply-label' }), ' ',
           navButton('next', 'next', '›'), ' ', navButton('last', 'last', '»')),
         h('div', { class: 'move-list', id: 'move-list' }),
+        h('details', { class: 'notation-key', id: 'notation-key', hidden: true }),
         h('div', { class: 'chat', id: 'chat', hidden: true },
           h('h2', { class: 'chat-title', id: 'chat-title' }),
           h('ol', { class: 'chat-log', id: 'chat-log', 'aria-live': 'polite' }),
@@ -268,7 +270,7 @@ export class GamePage {
     q('#piece-set').addEventListener('change', (e) => { this.prefs.pieceSet = e.target.value; this.prefsChanged(); });
     q('#coords').addEventListener('change', (e) => { this.prefs['coords_' + this.family] = e.target.value; this.prefsChanged(); });
     q('#kanji-numerals').addEventListener('change', (e) => { this.prefs.kanjiNumerals = e.target.checked; this.prefsChanged(); });
-    q('#notation').addEventListener('change', (e) => { this.prefs.notation = e.target.value; this.prefsChanged(); });
+    q('#notation').addEventListener('change', (e) => { this.prefs.notation = e.target.value; this.prefsChanged(); this.renderNotationKey(); });
     q('#board-theme').addEventListener('change', (e) => { this.prefs.theme = e.target.value; savePrefs(this.prefs); this.applyTheme(); });
     q('#confirm-moves').addEventListener('change', (e) => { this.prefs.confirmMoves = e.target.value; savePrefs(this.prefs); });
     q('#confirm-box').addEventListener('click', (e) => {
@@ -334,6 +336,7 @@ export class GamePage {
     clear(q('#confirm-moves'), opt('never', confirm, t('view.confirm.never')), opt('slow', confirm, t('view.confirm.slow')),
       opt('always', confirm, t('view.confirm.always')));
     q('#analyse').textContent = t('analysis.run');
+    this.renderNotationKey();
     q('#chat-send').textContent = t('chat.send');
     q('#chat-input').setAttribute('placeholder', t('chat.placeholder'));
     q('#chat-input').setAttribute('aria-label', t('chat.placeholder'));
@@ -1018,6 +1021,22 @@ export class GamePage {
     } catch (e) {
       this.showFailure(t('error.action.again'), e);
     }
+  }
+
+  /**
+   * Under the move list of a rule set written in Western shogi notation, the key to its letters (each unpromoted
+   * piece's letter and name, in the page's language): Wa shogi's single letters tell a newcomer nothing alone.
+   */
+  renderNotationKey() {
+    const el = this.q('#notation-key');
+    const western = !(this.variant.notations || []).includes('san') && (this.prefs.notation || 'western') === 'western';
+    el.hidden = !western;
+    if (!western) return;
+    const pieces = (this.variant.pieces || []).filter((p) => !p.promoted);
+    clear(el, h('summary', null, t('notation.key')),
+      h('ul', { class: 'notation-key-list' }, pieces.map((p) => h('li', null,
+        h('b', null, p.letter), ' ', localPieceName(p, this.variant)))),
+      h('p', { class: 'muted' }, t('notation.key.promoted')));
   }
 
   /** The board theme of the page preferences, one of THEMES. */

@@ -194,6 +194,10 @@ class GamePlayBrowserTest extends SiteBrowserTest {
         assertTrue(desktop > 550 && desktop < 620, "board width at 1366x757: " + desktop + ", window "
                 + browser.js("return innerWidth + 'x' + innerHeight;"));
         browser.screenshot("play-washogi-desktop");
+        // the key to Western notation's letters: Wa shogi's 17 unpromoted pieces, each letter with its name
+        browser.clickRetrying("#notation-key summary");
+        browser.waiting(5).until(d -> browser.all("#notation-key li").size() == 17);
+        assertTrue(browser.texts("#notation-key li").contains("S Swallow's wings"), browser.texts("#notation-key li"));
         browser.viewport(390, 701);
         double phone = ((Number) browser.js("return document.querySelector('svg.board').getBoundingClientRect().width;"))
                 .doubleValue();

@@ -976,6 +976,8 @@ export class GamePage {
       if (g.clock.type === 'byoyomi') {
         if (inByoyomi) s += ` ${t('clock.byoyomiShort')}`;
         if (c.periods !== undefined) s += ` (${c.periods}×)`;
+        // "(1×)": the byoyomi periods left, said in words for the pointer and screen readers
+        if (c.periods !== undefined) el.title = t('clock.periodsLeft', { n: c.periods });
       }
       el.textContent = s;
       el.classList.toggle('running', running);

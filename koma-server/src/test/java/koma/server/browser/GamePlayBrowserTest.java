@@ -125,6 +125,29 @@ class GamePlayBrowserTest extends SiteBrowserTest {
     }
 
     @Test
+    void onAPhoneTheStatusAndResignAreAboveTheFoldAndByoyomiPeriodsAreSaid() {
+        browser.viewport(390, 701);
+        browser.newGame("shogi", "computer", 0, "first", null, "byoyomi");
+        browser.waitFor("#resign");
+        double bottom = ((Number) browser.js("return document.querySelector('#resign').getBoundingClientRect().bottom;"))
+                .doubleValue();
+        double status = ((Number) browser.js("return document.querySelector('#status').getBoundingClientRect().bottom;"))
+                .doubleValue();
+        assertTrue(bottom <= 701 && status <= 701, "resign ends at " + bottom + " px, the status at " + status + " (701 high)");
+        browser.screenshot("play-shogi-phone-actions");
+        // each player bar is one row: "Computer (level 0)" and "10:00 (1×)" do not wrap
+        for (String bar : new String[]{"#bar-top", "#bar-bottom"}) {
+            double h = ((Number) browser.js("return document.querySelector(arguments[0]).getBoundingClientRect().height;", bar))
+                    .doubleValue();
+            assertTrue(h < 45, bar + " is " + h + " px high");
+        }
+        // the clock's "(1×)" is said in words
+        browser.waiting(5).until(d -> browser.js("const c = document.querySelector(\"[data-clock='first']\");"
+                + " return c ? c.title : '';").toString().startsWith("byoyomi periods left: "));
+        browser.viewport(1300, 1000);
+    }
+
+    @Test
     void aPieceIsDraggedFromTheHandToTheBoard() {
         // sente has a pawn in hand and none on file 1 (the page's file i): the drop P@i5 is legal
         browser.newGame("shogi", "hotseat", 0, null, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1");

@@ -25,6 +25,8 @@ const BOARD_WIDTH_KEY = 'koma.boardWidth';
 const LOW_TIME_MS = 10000;
 /** The board themes (css/koma.css), the first the default: two light, two dark. */
 const THEMES = ['wood', 'green', 'blue', 'night'];
+/** The piece themes (css/koma.css), the first the default: classic, ivory (light), ebony (dark). */
+const PIECE_THEMES = ['classic', 'ivory', 'ebony'];
 /** Clocks from this much starting time (ms) count as slow: their moves are confirmed by default. */
 const SLOW_CLOCK_MS = 30 * 60000;
 
@@ -240,7 +242,8 @@ export class GamePage {
           h('label', { class: 'shogi-only' }, h('input', { type: 'checkbox', id: 'kanji-numerals' }), ' ', tSpan('view.kanjiNumerals')), ' ',
           h('label', { class: 'shogi-only' }, tSpan('view.notation'), ' ', h('select', { id: 'notation' })), ' ',
           h('label', null, tSpan('view.confirm'), ' ', h('select', { id: 'confirm-moves' })), ' ',
-          h('label', null, tSpan('view.theme'), ' ', h('select', { id: 'board-theme' }))),
+          h('label', null, tSpan('view.theme'), ' ', h('select', { id: 'board-theme' })), ' ',
+          h('label', null, tSpan('view.pieceTheme'), ' ', h('select', { id: 'piece-theme' }))),
         h('div', { class: 'nav', id: 'nav' },
           navButton('first', 'first', '«'), ' ', navButton('prev', 'previous', '‹'), ' ',
           h('span', { id: 'ply-label' }), ' ',
@@ -272,6 +275,7 @@ export class GamePage {
     q('#kanji-numerals').addEventListener('change', (e) => { this.prefs.kanjiNumerals = e.target.checked; this.prefsChanged(); });
     q('#notation').addEventListener('change', (e) => { this.prefs.notation = e.target.value; this.prefsChanged(); this.renderNotationKey(); });
     q('#board-theme').addEventListener('change', (e) => { this.prefs.theme = e.target.value; savePrefs(this.prefs); this.applyTheme(); });
+    q('#piece-theme').addEventListener('change', (e) => { this.prefs.pieceTheme = e.target.value; savePrefs(this.prefs); this.applyTheme(); });
     q('#confirm-moves').addEventListener('change', (e) => { this.prefs.confirmMoves = e.target.value; savePrefs(this.prefs); });
     q('#confirm-box').addEventListener('click', (e) => {
       const b = e.target.closest('[data-confirm]');
@@ -332,6 +336,7 @@ export class GamePage {
     const notation = this.prefs.notation || 'western';
     clear(q('#notation'), opt('western', notation, t('view.notation.western')), opt('japanese', notation, t('view.notation.japanese')));
     clear(q('#board-theme'), THEMES.map((name) => opt(name, this.theme(), t('view.theme.' + name))));
+    clear(q('#piece-theme'), PIECE_THEMES.map((name) => opt(name, this.pieceTheme(), t('view.pieceTheme.' + name))));
     const confirm = this.prefs.confirmMoves || 'slow';
     clear(q('#confirm-moves'), opt('never', confirm, t('view.confirm.never')), opt('slow', confirm, t('view.confirm.slow')),
       opt('always', confirm, t('view.confirm.always')));
@@ -1046,10 +1051,19 @@ export class GamePage {
     return THEMES.includes(this.prefs.theme) ? this.prefs.theme : THEMES[0];
   }
 
-  /** Sets the board's theme class (css/koma.css: .theme-NAME sets the square, wood and line colours). */
+  /** The piece theme of the page preferences, one of PIECE_THEMES. */
+  pieceTheme() {
+    return PIECE_THEMES.includes(this.prefs.pieceTheme) ? this.prefs.pieceTheme : PIECE_THEMES[0];
+  }
+
+  /**
+   * Sets the board's theme classes (css/koma.css: .theme-NAME sets the square, wood and line colours;
+   * .piece-theme-NAME the pieces' body and ink).
+   */
   applyTheme() {
     const el = this.q('#board');
     for (const name of THEMES) el.classList.toggle('theme-' + name, name === this.theme());
+    for (const name of PIECE_THEMES) el.classList.toggle('piece-theme-' + name, name === this.pieceTheme());
   }
 
   /**

@@ -120,7 +120,14 @@ class GamePlayBrowserTest extends SiteBrowserTest {
         // kept for the next game: the shogi board's wood in the night theme, #6e5c3f
         browser.waiting(5).until(d -> "rgb(110, 92, 63)".equals(browser.js(
                 "return getComputedStyle(document.querySelector(\"rect[data-square='e5']\")).fill;")));
+        // the ebony piece theme: dark bodies (#2e2419) and light ink (#f4ead2), kept like the board theme
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#piece-theme")).selectByValue("ebony");
+        browser.waiting(5).until(d -> "rgb(46, 36, 25)".equals(browser.js(
+                "return getComputedStyle(document.querySelector(\"g.pc[data-piece='K'] .pc-body\")).fill;")));
+        assertEquals("rgb(244, 234, 210)", browser.js(
+                "return getComputedStyle(document.querySelector(\"g.pc[data-piece='K'] text.kanji\")).fill;"));
         browser.screenshot("play-theme-night-shogi");
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#piece-theme")).selectByValue("classic");
         new org.openqa.selenium.support.ui.Select(browser.waitFor("#board-theme")).selectByValue("wood");
     }
 

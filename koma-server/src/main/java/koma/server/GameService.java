@@ -665,6 +665,10 @@ final class GameService implements AutoCloseable {
      */
     CompletableFuture<Map<String, Object>> analyse(LiveGame g, Integer ply, String client) {
         GameSnapshot s = g.snapshot();
+        if (s.mode() == LiveGame.Mode.FRIEND && !s.finished()) {
+            // an engine's help in a game between two people is for after it (as on lichess)
+            throw GameError.conflict("analysis: not while a game between two players goes on; ask when it is over");
+        }
         int n = ply == null ? s.ply() : ply;
         if (n < 0 || n > s.ply()) {
             throw GameError.invalid("ply: must be from 0 to " + s.ply() + ", got " + n);

@@ -423,6 +423,11 @@ abstract class ApiSuite {
         assertEquals("a1a8", an.get("pv").get(0).asText());
         assertEquals("Ra8#", an.get("pvText").get(0).asText());
         assertEquals(400, a.get("/api/games/" + id + "/analysis?ply=5").status());
+        // a game between two people is not analysed while it goes on (the engine would help one of them)
+        String friend = a.create("{\"variant\":\"chess\",\"mode\":\"friend\"}").get("id").asText();
+        Api.Answer refused = a.get("/api/games/" + friend + "/analysis");
+        assertEquals(409, refused.status(), refused.text());
+        assertTrue(refused.error().startsWith("analysis: not while"), refused.text());
     }
 
     @Test

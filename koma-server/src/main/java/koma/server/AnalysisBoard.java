@@ -24,6 +24,59 @@ final class AnalysisBoard {
     }
 
     /**
+     * The legal move a typed text names in {@code p}: a move string (UCI/USI style), or the rule set's readable
+     * notations (SAN; Western or Japanese shogi notation), tried in that order; {@code {"move", "text"}} with the
+     * move string and its readable text. A text that names no legal move is refused with the first reader's reason.
+     */
+    static Map<String, Object> parseTyped(Position p, String text) {
+        String t = text.strip();
+        java.util.List<String> reasons = new ArrayList<>();
+        int m = Move.NONE;
+        try {
+            m = MoveNotation.parseUci(p, t);
+        } catch (IllegalArgumentException e) {
+            reasons.add(e.getMessage());
+        }
+        if (m == Move.NONE && "usi".equals(p.ruleSet().conventions.moveStyle())) {
+            try {
+                m = MoveNotation.parseUsi(p, t);
+            } catch (IllegalArgumentException e) {
+                reasons.add(e.getMessage());
+            }
+        }
+        var conventions = p.ruleSet().conventions;
+        if (m == Move.NONE && conventions.has("san")) {
+            try {
+                m = koma.rules.notation.San.parse(p, t);
+            } catch (IllegalArgumentException e) {
+                reasons.add(e.getMessage());
+            }
+        }
+        if (m == Move.NONE && conventions.has("western")) {
+            try {
+                m = koma.rules.notation.ShogiNotation.parseWestern(p, t);
+            } catch (IllegalArgumentException e) {
+                reasons.add(e.getMessage());
+            }
+        }
+        if (m == Move.NONE && koma.rules.notation.ShogiNotation.hasJapanese(p.ruleSet())) {
+            try {
+                m = koma.rules.notation.ShogiNotation.parseJapanese(p, t, -1);
+            } catch (IllegalArgumentException e) {
+                reasons.add(e.getMessage());
+            }
+        }
+        if (m == Move.NONE || !p.isLegal(m)) {
+            throw GameError.invalid("text: no legal move is named by '" + (t.length() > 20 ? t.substring(0, 20) + "..." : t)
+                    + "'" + (reasons.isEmpty() ? "" : " (" + reasons.get(reasons.size() - 1) + ")"));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("move", MoveNotation.formatUci(p, m));
+        out.put("text", GameView.readable(p, new int[]{m}).get(0));
+        return out;
+    }
+
+    /**
      * The position after {@code moves} from {@code start}: {@code initialFen, fen, ply, sideToMove, board, hands,
      * check, lastMove, legalMoves, moves (entries as in a game), result}. A move that is malformed or not legal there
      * is refused naming its index.

@@ -532,6 +532,19 @@ public final class KomaServer implements AutoCloseable {
             moves.addAll(movesOf(b));
             ctx.json(AnalysisBoard.position(start, moves));
         });
+        app.post("/api/analysis/parse", ctx -> {
+            Body b = body(ctx);
+            RuleSet rs = variantOf(b);
+            String fen = b.string("fen", true, Fen.MAX_LENGTH);
+            String text = b.string("text", true, 32);
+            Position p;
+            try {
+                p = Fen.parse(rs, fen.strip());
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest("fen: " + e.getMessage());
+            }
+            ctx.json(AnalysisBoard.parseTyped(p, text));
+        });
         app.post("/api/analysis/lines", ctx -> {
             Body b = body(ctx);
             RuleSet rs = variantOf(b);

@@ -1106,21 +1106,32 @@ export class GamePage {
   }
 
   /**
-   * A move typed in the move box, in the rule set's move strings (e2e4, e7e8q, 7g7f, P*5e, P@e5; case and
-   * spaces as typed are forgiven): played when it is one of the legal moves, else said why not.
+   * A move typed in the move box: a move string (e2e4, e7e8q, 7g7f, P*5e, P@e5; case and spaces forgiven) is
+   * looked up among the legal moves; anything else is read by the server in the rule set's notations (SAN such
+   * as Nf3 or O-O, Western shogi notation such as P-7f, Japanese such as ７六歩). Played when legal, else said why
+   * not.
    */
-  typedMove() {
+  async typedMove() {
     const input = this.q('#move-input');
-    const text = input.value.trim().replace(/\s+/g, '');
+    const typed = input.value.trim();
+    const text = typed.replace(/\s+/g, '');
     if (!text) return;
-    const legal = this.game.legalMoves || [];
-    const found = legal.find((m) => m === text) || legal.find((m) => m.toLowerCase() === text.toLowerCase());
     if (!this.canMove()) {
       this.showError(t('move.typed.notYourTurn'));
       return;
     }
+    const legal = this.game.legalMoves || [];
+    let found = legal.find((m) => m === text) || legal.find((m) => m.toLowerCase() === text.toLowerCase());
     if (!found) {
-      this.showError(t('move.typed.illegal', { move: text }));
+      try {
+        const r = await api('POST', '/api/analysis/parse', { variant: this.game.variant, fen: this.game.fen, text: typed });
+        if (legal.includes(r.move)) found = r.move;
+      } catch (e) {
+        found = null;
+      }
+    }
+    if (!found) {
+      this.showError(t('move.typed.illegal', { move: typed }));
       return;
     }
     input.value = '';

@@ -412,6 +412,26 @@ abstract class ApiSuite {
         assertTrue(wrong.error().startsWith("record:"), wrong.text());
     }
 
+    /** The analysis board's stateless position and typed-move readers: answers, and errors naming the field. */
+    @Test
+    void theAnalysisBoardAnswersPositionsAndReadsTypedMoves() {
+        Api a = client();
+        JsonNode p = a.post("/api/analysis/position", "{\"variant\":\"chess\",\"moves\":[\"e2e4\",\"e7e5\"]}").json();
+        assertEquals(2, p.get("ply").asInt());
+        assertEquals("e5", p.get("moves").get(1).get("san").asText());
+        assertEquals(29, p.get("legalMoves").size(), "White's moves after 1.e4 e5 (Stockfish 15.1: go perft 1 gives 29)");
+        Api.Answer bad = a.post("/api/analysis/position", "{\"variant\":\"chess\",\"moves\":[\"e2e5\"]}");
+        assertEquals(400, bad.status(), bad.text());
+        assertTrue(bad.error().startsWith("moves[0]:"), bad.text());
+        String fen = p.get("fen").asText();
+        JsonNode nf3 = a.post("/api/analysis/parse", "{\"variant\":\"chess\",\"fen\":\"" + fen + "\",\"text\":\"Nf3\"}").json();
+        assertEquals("g1f3", nf3.get("move").asText());
+        assertEquals("Nf3", nf3.get("text").asText());
+        Api.Answer none = a.post("/api/analysis/parse", "{\"variant\":\"chess\",\"fen\":\"" + fen + "\",\"text\":\"Qh7\"}");
+        assertEquals(400, none.status(), none.text());
+        assertTrue(none.error().startsWith("text: no legal move is named by 'Qh7'"), none.text());
+    }
+
     @Test
     void analysisGivesALegalPrincipalVariation() {
         Api a = client();

@@ -71,7 +71,7 @@ class GamePlayBrowserTest extends SiteBrowserTest {
     }
 
     @Test
-    void aMoveTypedOnTheKeyboardIsPlayedAndAWrongOneNamed() {
+    void aMoveTypedOnTheKeyboardIsPlayedAndAWrongOneNamed() throws Exception {
         browser.newGame("chess", "hotseat", 0, null, null);
         var input = browser.waitFor("#move-input");
         assertEquals("Type a move", browser.text("label[for='move-input']"), "the box is labelled");
@@ -86,6 +86,19 @@ class GamePlayBrowserTest extends SiteBrowserTest {
         waitForPly(browser, 2);
         assertEquals("P", browser.pieceOn("e5"), "typed in capitals, still the move");
         assertEquals("second", browser.js("return document.querySelector(\"g.pc[data-on='e5']\").dataset.side;"));
+        // SAN too: the server reads it in the rule set's notations
+        browser.waitFor("#move-input").sendKeys("Nf3", Keys.ENTER);
+        waitForPly(browser, 3);
+        assertEquals("N", browser.pieceOn("f3"));
+        // and in shogi Western notation and USI strings: P-7f is the move c3c4 in the API's squares (file 7 = c,
+        // rank g = 3), USI 3c3d is g7g6
+        String shogi = browser.newGame("shogi", "hotseat", 0, null, null);
+        browser.waitFor("#move-input").sendKeys("P-7f", Keys.ENTER);
+        waitForPly(browser, 1);
+        browser.waitFor("#move-input").sendKeys("3c3d", Keys.ENTER);
+        waitForPly(browser, 2);
+        var played = site.game(shogi).get("moves");
+        assertEquals("c3c4 g7g6", played.get(0).get("move").asText() + " " + played.get(1).get("move").asText());
     }
 
     @Test

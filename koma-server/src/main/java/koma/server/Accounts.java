@@ -160,7 +160,7 @@ final class Accounts {
             });
         } catch (IllegalStateException e) {
             if (byName(name) != null) {
-                throw GameError.conflict("name: '" + name + "' is taken");
+                throw GameError.conflict("name: '" + name + "' is taken").coded("nameTaken", "name", name);
             }
             throw e;
         }
@@ -170,7 +170,7 @@ final class Accounts {
     /** Checks a name and password; a wrong pair and an unknown name answer alike. */
     Session login(String name, String password, String client) {
         if (name == null || password == null || name.length() > NAME_MAX || password.length() > PASSWORD_MAX) {
-            throw GameError.invalid("name or password: wrong");
+            throw GameError.invalid("name or password: wrong").coded("wrongLogin");
         }
         limit(perClient, client, "login attempts from your address");
         limit(perName, name.toLowerCase(Locale.ROOT), "login attempts for '" + name + "'");
@@ -190,7 +190,7 @@ final class Accounts {
         });
         boolean ok = hasher.verify(password, stored[0] != null ? stored[0] : dummyHash) && stored[0] != null;
         if (!ok) {
-            throw GameError.forbidden("name or password: wrong");
+            throw GameError.forbidden("name or password: wrong").coded("wrongLogin");
         }
         return newSession(user[0]);
     }
@@ -355,7 +355,7 @@ final class Accounts {
         });
         limit(perName, u.name().toLowerCase(Locale.ROOT), "password attempts for '" + u.name() + "'");
         if (password == null || password.length() > PASSWORD_MAX || !hasher.verify(password, stored[0])) {
-            throw GameError.forbidden("password: wrong");
+            throw GameError.forbidden("password: wrong").coded("wrongPassword");
         }
     }
 
@@ -531,7 +531,8 @@ final class Accounts {
     private static void limit(RateLimiter l, String key, String what) {
         long wait = l.acquire(key);
         if (wait > 0) {
-            throw new GameError(GameError.Kind.TOO_MANY, "too many " + what + "; retry after " + wait + " s", wait);
+            throw new GameError(GameError.Kind.TOO_MANY, "too many " + what + "; retry after " + wait + " s", wait)
+                    .coded("rateLimited", "wait", wait);
         }
     }
 

@@ -68,7 +68,8 @@ final class AnalysisBoard {
         }
         if (m == Move.NONE || !p.isLegal(m)) {
             throw GameError.invalid("text: no legal move is named by '" + (t.length() > 20 ? t.substring(0, 20) + "..." : t)
-                    + "'" + (reasons.isEmpty() ? "" : " (" + reasons.get(reasons.size() - 1) + ")"));
+                    + "'" + (reasons.isEmpty() ? "" : " (" + reasons.get(reasons.size() - 1) + ")"))
+                            .coded("noSuchMove");
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("move", MoveNotation.formatUci(p, m));
@@ -90,7 +91,7 @@ final class AnalysisBoard {
         int previousTo = -1;
         for (int i = 0; i < moves.size(); i++) {
             if (game.isOver()) {
-                throw GameError.invalid("moves[" + i + "]: the game is over after move " + i);
+                throw GameError.invalid("moves[" + i + "]: the game is over after move " + i).coded("lineOver");
             }
             Position before = game.position();
             String text = moves.get(i);
@@ -101,7 +102,8 @@ final class AnalysisBoard {
                 throw GameError.invalid("moves[" + i + "]: " + e.getMessage());
             }
             if (m == Move.NONE || !before.isLegal(m)) {
-                throw GameError.invalid("moves[" + i + "]: '" + text + "' is not a legal move there");
+                throw GameError.invalid("moves[" + i + "]: '" + text + "' is not a legal move there")
+                        .coded("illegalMove", "move", text);
             }
             Map<String, Object> e = LiveGame.moveEntry(before, m, MoveNotation.formatUci(before, m), previousTo);
             game.play(m);

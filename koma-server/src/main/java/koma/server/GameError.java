@@ -24,6 +24,10 @@ final class GameError extends RuntimeException {
     private final Kind kind;
     /** Seconds after which a retry may succeed (Retry-After), 0 when not said. */
     private final long retryAfter;
+    /** The refusal's stable code for translations ({@code err.<code>} on the page), or null when it has none. */
+    private String code;
+    /** The values the translation of the code fills in, by name. */
+    private java.util.Map<String, String> params = java.util.Map.of();
 
     GameError(Kind kind, String message) {
         this(kind, message, 0);
@@ -41,6 +45,24 @@ final class GameError extends RuntimeException {
 
     long retryAfter() {
         return retryAfter;
+    }
+
+    /**
+     * Gives the refusal a stable code and the values its translation needs (name, value, name, value...), so that
+     * the page can say it in the reader's language; the English message stays for API clients and logs.
+     */
+    GameError coded(String code, Object... nameValues) {
+        this.code = code;
+        this.params = ErrorCodes.params(nameValues);
+        return this;
+    }
+
+    String code() {
+        return code;
+    }
+
+    java.util.Map<String, String> params() {
+        return params;
     }
 
     static GameError invalid(String m) {

@@ -155,7 +155,7 @@ final class GameService implements AutoCloseable {
     LiveGame get(String id) {
         LiveGame g = find(id);
         if (g == null) {
-            throw GameError.notFound("no game with id '" + id + "'");
+            throw GameError.notFound("no game with id '" + id + "'").coded("noGame");
         }
         return g;
     }
@@ -199,7 +199,7 @@ final class GameService implements AutoCloseable {
         }
         if (games.size() >= limits.gamesInMemory()) {
             throw new GameError(GameError.Kind.UNAVAILABLE, "games: the server holds " + limits.gamesInMemory()
-                    + " live games, its limit; try again later", 10);
+                    + " live games, its limit; try again later", 10).coded("serverFull");
         }
     }
 
@@ -253,7 +253,8 @@ final class GameService implements AutoCloseable {
             });
             if (mine != null && mine.size() >= limits.gamesPerClient()) {
                 throw new GameError(GameError.Kind.TOO_MANY, "games: you have " + mine.size()
-                        + " unfinished games, the limit per client; finish or resign one first", 60);
+                        + " unfinished games, the limit per client; finish or resign one first", 60)
+                                .coded("tooManyGames", "n", mine.size());
             }
         }
         requireWriterRoom();
@@ -425,7 +426,7 @@ final class GameService implements AutoCloseable {
             if (g.broken || games.get(g.id) != g) {
                 LiveGame fresh = find(g.id);
                 if (fresh == null) {
-                    throw GameError.notFound("no game with id '" + g.id + "'");
+                    throw GameError.notFound("no game with id '" + g.id + "'").coded("noGame");
                 }
                 if (fresh != g) {
                     return apply(fresh, op);
@@ -453,7 +454,7 @@ final class GameService implements AutoCloseable {
     private void requireWriterRoom() {
         if (!writer.hasRoom()) {
             throw new GameError(GameError.Kind.UNAVAILABLE, "the database writer has " + writer.waiting()
-                    + " changes waiting, its limit; try again shortly", 1);
+                    + " changes waiting, its limit; try again shortly", 1).coded("busy");
         }
     }
 
@@ -667,7 +668,8 @@ final class GameService implements AutoCloseable {
         GameSnapshot s = g.snapshot();
         if (s.mode() == LiveGame.Mode.FRIEND && !s.finished()) {
             // an engine's help in a game between two people is for after it (as on lichess)
-            throw GameError.conflict("analysis: not while a game between two players goes on; ask when it is over");
+            throw GameError.conflict("analysis: not while a game between two players goes on; ask when it is over")
+                    .coded("analysisDuringGame");
         }
         int n = ply == null ? s.ply() : ply;
         if (n < 0 || n > s.ply()) {
@@ -682,7 +684,7 @@ final class GameService implements AutoCloseable {
         return engines.submit(job, EngineQueue.Priority.ANALYSIS, client).handle((r, failure) -> {
             if (failure != null || r.lines().isEmpty()) {
                 throw GameError.unavailable("the engine could not analyse the position: "
-                        + (failure == null ? "no line" : failure));
+                        + (failure == null ? "no line" : failure)).coded("engineFailed");
             }
             return analysisView(root, r.lines().get(0));
         });
@@ -707,7 +709,7 @@ final class GameService implements AutoCloseable {
         return engines.submit(job, EngineQueue.Priority.ANALYSIS, client).handle((r, failure) -> {
             if (failure != null || r.lines().isEmpty()) {
                 throw GameError.unavailable("the engine could not analyse the position: "
-                        + (failure == null ? "no line" : failure));
+                        + (failure == null ? "no line" : failure)).coded("engineFailed");
             }
             List<Map<String, Object>> lines = new ArrayList<>();
             for (EngineResult.Line line : r.lines()) {

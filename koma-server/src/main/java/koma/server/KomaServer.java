@@ -214,13 +214,13 @@ public final class KomaServer implements AutoCloseable {
             StaticFiles.file(ctx);
         });
 
-        app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.getMessage()));
+        app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.getMessage(), e.code(), e.params()));
         app.exception(GameError.class, (e, ctx) -> gameError(ctx, e));
         app.exception(CompletionException.class, (e, ctx) -> {
             if (e.getCause() instanceof GameError g) {
                 gameError(ctx, g);
             } else if (e.getCause() instanceof ApiException a) {
-                error(ctx, a.status(), a.getMessage());
+                error(ctx, a.status(), a.getMessage(), a.code(), a.params());
             } else {
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), e.getCause());
                 error(ctx, 500, "internal error: " + e.getCause().getClass().getSimpleName());
@@ -253,7 +253,8 @@ public final class KomaServer implements AutoCloseable {
         long wait = limiter.acquire(client);
         if (wait > 0) {
             ctx.header("Retry-After", String.valueOf(wait));
-            throw new ApiException(429, "too many requests; retry after " + wait + " s");
+            throw new ApiException(429, "too many requests; retry after " + wait + " s")
+                    .coded("rateLimited", "wait", wait);
         }
         String full = caps.apply(client);
         if (full != null) {
@@ -284,7 +285,7 @@ public final class KomaServer implements AutoCloseable {
         if (e.retryAfter() > 0) {
             ctx.header("Retry-After", String.valueOf(e.retryAfter()));
         }
-        error(ctx, status, e.getMessage());
+        error(ctx, status, e.getMessage(), e.code(), e.params());
     }
 
     /**
@@ -325,7 +326,12 @@ public final class KomaServer implements AutoCloseable {
     }
 
     private static void error(Context ctx, int status, String message) {
-        ctx.status(status).json(Map.of("error", message == null ? "error" : message));
+        error(ctx, status, message, null, Map.of());
+    }
+
+    /** An error answer; a coded one carries its code and params for the page's translation ({@link ErrorCodes}). */
+    private static void error(Context ctx, int status, String message, String code, Map<String, String> params) {
+        ctx.status(status).json(ErrorCodes.body(message, code, params));
     }
 
     /** Rate limit per client, the same-origin and JSON rule for changes, and body size, before any API handler. */
@@ -334,7 +340,8 @@ public final class KomaServer implements AutoCloseable {
         long wait = limiter.acquire(client);
         if (wait > 0) {
             ctx.header("Retry-After", String.valueOf(wait));
-            throw new ApiException(429, "too many requests from " + client + "; retry after " + wait + " s");
+            throw new ApiException(429, "too many requests from " + client + "; retry after " + wait + " s")
+                    .coded("rateLimited", "wait", wait);
         }
         // a request with an API token carries no cookie a third site could ride on, and a browser cannot send the
         // header across sites without a CORS preflight (never granted here): lichess's clients post forms

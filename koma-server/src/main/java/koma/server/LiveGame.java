@@ -198,7 +198,7 @@ final class LiveGame {
      */
     void seatAccounts(PlayerAccount first, PlayerAccount second, boolean rated) {
         if (rated && (first == null || second == null)) {
-            throw GameError.invalid("rated: a rated game needs an account on each side");
+            throw GameError.invalid("rated: a rated game needs an account on each side").coded("ratedNeedsAccounts");
         }
         accounts[0] = first;
         accounts[1] = second;
@@ -212,7 +212,7 @@ final class LiveGame {
      */
     Change claimSeat(Seat seat, PlayerAccount account, long now) {
         if (seat == Seat.NONE) {
-            throw GameError.forbidden("you hold no seat in this game");
+            throw GameError.forbidden("you hold no seat in this game").coded("noSeat");
         }
         boolean changed = false;
         for (int side = 0; side < 2; side++) {
@@ -220,7 +220,8 @@ final class LiveGame {
                 continue;
             }
             if (accounts[side] != null && !accounts[side].userId().equals(account.userId())) {
-                throw GameError.conflict("the " + side(side) + " seat already belongs to another account");
+                throw GameError.conflict("the " + side(side) + " seat already belongs to another account")
+                        .coded("seatTaken", "side", side(side));
             }
             if (accounts[side] == null && mode != Mode.HOTSEAT) {
                 accounts[side] = account;
@@ -349,7 +350,8 @@ final class LiveGame {
         }
         requirePlaying();
         if (ply != ply()) {
-            throw GameError.conflict("ply: stale, the game is at ply " + ply() + ", the request says " + ply);
+            throw GameError.conflict("ply: stale, the game is at ply " + ply() + ", the request says " + ply)
+                    .coded("stalePly", "ply", ply());
         }
         int side = sideToMove();
         requireSide(seat, side, "move");
@@ -357,10 +359,11 @@ final class LiveGame {
         try {
             m = MoveNotation.parseUci(current, uci);
         } catch (NotationException e) {
-            throw GameError.invalid("move: " + e.getMessage());
+            throw GameError.invalid("move: " + e.getMessage()).coded("illegalMove", "move", uci);
         }
         if (!current.isLegal(m)) {
-            throw GameError.invalid("move: " + uci + " is not legal in this position");
+            throw GameError.invalid("move: " + uci + " is not legal in this position")
+                    .coded("illegalMove", "move", uci);
         }
         return play(side, MoveNotation.formatUci(current, m), now);
     }
@@ -420,14 +423,16 @@ final class LiveGame {
     /** Gives the free seat of a friend game to {@code tokenHash}. */
     Change join(Seat seat, String tokenHash, long now) {
         if (mode != Mode.FRIEND) {
-            throw GameError.conflict("only friend games can be joined; this one is " + mode.name().toLowerCase());
+            throw GameError.conflict("only friend games can be joined; this one is " + mode.name().toLowerCase())
+                    .coded("joinOnlyFriend");
         }
         if (seat != Seat.NONE) {
-            throw GameError.conflict("you already hold the " + seat.json() + " seat of this game");
+            throw GameError.conflict("you already hold the " + seat.json() + " seat of this game")
+                    .coded("alreadySeated");
         }
         int free = tokens[0] == null ? 0 : tokens[1] == null ? 1 : -1;
         if (free < 0 || !waiting()) {
-            throw GameError.conflict("both seats of this game are taken");
+            throw GameError.conflict("both seats of this game are taken").coded("seatsTaken");
         }
         tokens[free] = tokenHash;
         status = "active";
@@ -463,12 +468,12 @@ final class LiveGame {
             }
             case "accept", "decline" -> {
                 if (drawOffer < 0) {
-                    throw GameError.conflict("action: there is no draw offer to " + action);
+                    throw GameError.conflict("action: there is no draw offer to " + action).coded("noDrawOffer");
                 }
                 int answering = drawOffer ^ 1;
                 if (seat == Seat.NONE || !seat.holds(answering)) {
                     throw GameError.forbidden("action: only the " + side(answering) + " player may " + action
-                            + " this draw offer");
+                            + " this draw offer").coded("notYourAnswer", "side", side(answering));
                 }
                 return answerOffer(action.equals("accept"), now);
             }
@@ -501,7 +506,7 @@ final class LiveGame {
             case "draw" -> {
                 requireSide(seat, sideToMove(), "claim");
                 if (!game.canClaimDraw()) {
-                    throw GameError.conflict("kind: no draw can be claimed in this position");
+                    throw GameError.conflict("kind: no draw can be claimed in this position").coded("noDrawClaim");
                 }
                 r = game.claimDraw();
             }
@@ -510,7 +515,8 @@ final class LiveGame {
                 try {
                     r = game.impasse();
                 } catch (IllegalStateException e) {
-                    throw GameError.conflict("kind: " + e.getMessage());
+                    throw GameError.conflict("kind: " + e.getMessage())
+                            .coded(game.bothKingsInZone() ? "impasseRefused" : "impasseKings");
                 }
             }
             default -> throw GameError.invalid("kind: must be draw or impasse, got '" + kind + "'");
@@ -578,13 +584,15 @@ final class LiveGame {
      */
     Change abort(Seat seat, long now) {
         if (seat == Seat.NONE) {
-            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)")
+                    .coded("noSeat");
         }
         if (finished()) {
-            throw GameError.conflict("the game is over: " + resultTermination);
+            throw GameError.conflict("the game is over: " + resultTermination).coded("gameOver");
         }
         if (ply() >= 2) {
-            throw GameError.conflict("the game can no longer be aborted: both sides have moved; resign instead");
+            throw GameError.conflict("the game can no longer be aborted: both sides have moved; resign instead")
+                    .coded("noAbort");
         }
         resultWinner = NO_RESULT;
         resultTermination = "aborted";
@@ -605,11 +613,13 @@ final class LiveGame {
                 int side = takebackAsker(seat);
                 int n = takebackPlies(side);
                 if (n == 0) {
-                    throw GameError.conflict("action: the " + side(side) + " player has no move to take back");
+                    throw GameError.conflict("action: the " + side(side) + " player has no move to take back")
+                            .coded("noTakebackMove");
                 }
                 if (mode != Mode.FRIEND) {
                     if (engineBusy) {
-                        throw GameError.conflict("action: the computer is thinking; ask again after its move");
+                        throw GameError.conflict("action: the computer is thinking; ask again after its move")
+                                .coded("computerThinking");
                     }
                     return undo(n, now);
                 }
@@ -618,23 +628,25 @@ final class LiveGame {
                 }
                 if (takebackOffer == (side ^ 1)) {
                     throw GameError.conflict("action: the " + side(side ^ 1)
-                            + " player asked for a takeback; accept or decline it first");
+                            + " player asked for a takeback; accept or decline it first").coded("takebackPending");
                 }
                 if (takebacksRefused[side] >= MAX_TAKEBACK_REFUSALS) {
                     throw GameError.tooMany("action: the " + side(side) + " player's takeback requests were refused "
-                            + MAX_TAKEBACK_REFUSALS + " times, the limit per game");
+                            + MAX_TAKEBACK_REFUSALS + " times, the limit per game")
+                                    .coded("takebackLimit", "n", MAX_TAKEBACK_REFUSALS);
                 }
                 takebackOffer = side;
                 return change(List.of(takebackOfferEvent()), null, now);
             }
             case "accept", "decline" -> {
                 if (takebackOffer < 0) {
-                    throw GameError.conflict("action: there is no takeback request to " + action);
+                    throw GameError.conflict("action: there is no takeback request to " + action)
+                            .coded("noTakebackRequest");
                 }
                 int answering = takebackOffer ^ 1;
                 if (seat == Seat.NONE || !seat.holds(answering) || isComputer(answering)) {
                     throw GameError.forbidden("action: only the " + side(answering) + " player may " + action
-                            + " this takeback request");
+                            + " this takeback request").coded("notYourAnswer", "side", side(answering));
                 }
                 int asker = takebackOffer;
                 takebackOffer = -1;
@@ -651,7 +663,8 @@ final class LiveGame {
     /** The side asking for a takeback: the seat's side; at one board the side that made the last move. */
     private int takebackAsker(Seat seat) {
         return switch (seat) {
-            case NONE -> throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+            case NONE -> throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)")
+                    .coded("noSeat");
             case BOTH -> sideToMove() ^ 1;
             case FIRST -> 0;
             case SECOND -> 1;
@@ -730,7 +743,7 @@ final class LiveGame {
         switch (action) {
             case "offer" -> {
                 if (rematchOffer == GameSnapshot.Actions.REMATCH_DECLINED) {
-                    throw GameError.conflict("action: a rematch was declined in this game");
+                    throw GameError.conflict("action: a rematch was declined in this game").coded("rematchDeclined");
                 }
                 if (rematchOffer == side) {
                     return change(List.of(), null, now);
@@ -741,7 +754,7 @@ final class LiveGame {
             case "accept", "decline" -> {
                 if (rematchOffer != (side ^ 1)) {
                     throw GameError.conflict("action: there is no rematch offer of the " + side(side ^ 1)
-                            + " player to " + action);
+                            + " player to " + action).coded("noRematchOffer");
                 }
                 if (action.equals("accept")) {
                     throw new IllegalStateException("an accepted rematch is made by rematchAgreed");
@@ -756,19 +769,22 @@ final class LiveGame {
     /** The side of a seat that may act on a rematch: a finished friend game, both seats taken, none agreed yet. */
     private int rematchSide(Seat seat) {
         if (mode != Mode.FRIEND) {
-            throw GameError.conflict("action: only friend games have rematches; start a new game with the same settings");
+            throw GameError.conflict("action: only friend games have rematches; start a new game with the same settings")
+                    .coded("rematchOnlyFriend");
         }
         if (seat != Seat.FIRST && seat != Seat.SECOND) {
-            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)")
+                    .coded("noSeat");
         }
         if (!finished()) {
-            throw GameError.conflict("action: the game is not over yet");
+            throw GameError.conflict("action: the game is not over yet").coded("notOver");
         }
         if (tokens[0] == null || tokens[1] == null) {
-            throw GameError.conflict("action: nobody joined this game; there is nobody to play a rematch with");
+            throw GameError.conflict("action: nobody joined this game; there is nobody to play a rematch with")
+                    .coded("nobodyJoined");
         }
         if (rematchId != null) {
-            throw GameError.conflict("action: the rematch of this game is game " + rematchId);
+            throw GameError.conflict("action: the rematch of this game is game " + rematchId).coded("rematchExists");
         }
         return seat == Seat.FIRST ? 0 : 1;
     }
@@ -822,16 +838,19 @@ final class LiveGame {
     Change chat(Seat seat, String senderKey, String text, long now) {
         String t = text == null ? "" : text.strip();
         if (t.isEmpty()) {
-            throw GameError.invalid("text: empty; write 1 to " + CHAT_MAX_LENGTH + " characters");
+            throw GameError.invalid("text: empty; write 1 to " + CHAT_MAX_LENGTH + " characters")
+                    .coded("chatEmpty", "max", CHAT_MAX_LENGTH);
         }
         int length = t.codePointCount(0, t.length());
         if (length > CHAT_MAX_LENGTH) {
-            throw GameError.invalid("text: " + length + " characters, over the limit of " + CHAT_MAX_LENGTH);
+            throw GameError.invalid("text: " + length + " characters, over the limit of " + CHAT_MAX_LENGTH)
+                    .coded("chatTooLong", "length", length, "max", CHAT_MAX_LENGTH);
         }
         for (int i = 0; i < t.length(); i++) {
             char c = t.charAt(i);
             if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-                throw GameError.invalid("text: control characters (such as line breaks) are not allowed");
+                throw GameError.invalid("text: control characters (such as line breaks) are not allowed")
+                        .coded("chatControl");
             }
         }
         boolean players = seat != Seat.NONE;
@@ -878,7 +897,8 @@ final class LiveGame {
         if (first > 0 && now - first < CHAT_WINDOW_MS) {
             long wait = (CHAT_WINDOW_MS - (now - first) + 999) / 1000;
             throw new GameError(GameError.Kind.TOO_MANY, "text: " + who + " " + max + " messages in "
-                    + CHAT_WINDOW_MS / 1000 + " s, the limit; wait " + wait + " s", wait);
+                    + CHAT_WINDOW_MS / 1000 + " s, the limit; wait " + wait + " s", wait)
+                            .coded("chatRate", "wait", wait);
         }
         return times;
     }
@@ -922,29 +942,33 @@ final class LiveGame {
 
     private void requirePlaying() {
         if (finished()) {
-            throw GameError.conflict("the game is over: " + resultTermination);
+            throw GameError.conflict("the game is over: " + resultTermination).coded("gameOver");
         }
         if (!active()) {
-            throw GameError.conflict("the game has not started: it waits for the second player to join");
+            throw GameError.conflict("the game has not started: it waits for the second player to join")
+                    .coded("notStarted");
         }
     }
 
     private void requireSide(Seat seat, int side, String what) {
         if (seat == Seat.NONE) {
-            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+            throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)")
+                    .coded("noSeat");
         }
         if (isComputer(side)) {
-            throw GameError.forbidden("the " + side(side) + " side is played by the computer");
+            throw GameError.forbidden("the " + side(side) + " side is played by the computer")
+                    .coded("computerSide", "side", side(side));
         }
         if (!seat.holds(side)) {
             throw GameError.forbidden("not your turn: you hold the " + seat.json() + " seat and it is the "
-                    + side(side) + " player's " + what);
+                    + side(side) + " player's " + what).coded("notYourTurn");
         }
     }
 
     private int actingSide(Seat seat) {
         return switch (seat) {
-            case NONE -> throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)");
+            case NONE -> throw GameError.forbidden("you hold no seat in this game (no valid koma_" + id + " cookie)")
+                    .coded("noSeat");
             case BOTH -> sideToMove();
             case FIRST -> 0;
             case SECOND -> 1;

@@ -187,7 +187,8 @@ final class Lobby implements AutoCloseable {
     private Member member(String sri) {
         Member m = sri == null ? null : bySri.get(sri);
         if (m == null || m.out.closed()) {
-            throw GameError.conflict("sri: no open lobby connection with this id; reload the lobby");
+            throw GameError.conflict("sri: no open lobby connection with this id; reload the lobby")
+                    .coded("lobbyStale");
         }
         return m;
     }
@@ -204,13 +205,15 @@ final class Lobby implements AutoCloseable {
             throw GameError.invalid("color: must be first, second or random, got '" + color + "'");
         }
         if (rated && user == null) {
-            throw GameError.forbidden("rated: sign in to post a rated seek");
+            throw GameError.forbidden("rated: sign in to post a rated seek").coded("ratedSignIn");
         }
         if (m.seeks.size() >= SEEKS_PER_MEMBER) {
-            throw GameError.tooMany("seeks: " + SEEKS_PER_MEMBER + " open seeks per player at most; cancel one first");
+            throw GameError.tooMany("seeks: " + SEEKS_PER_MEMBER + " open seeks per player at most; cancel one first")
+                    .coded("tooManySeeks", "n", SEEKS_PER_MEMBER);
         }
         if (seeks.size() >= MAX_SEEKS) {
-            throw new GameError(GameError.Kind.UNAVAILABLE, "seeks: the lobby holds " + MAX_SEEKS + " seeks, its limit", 10);
+            throw new GameError(GameError.Kind.UNAVAILABLE, "seeks: the lobby holds " + MAX_SEEKS + " seeks, its limit", 10)
+                    .coded("lobbyFull");
         }
         PlayerAccount a = user == null ? null : accounts.seat(user, rules.id);
         Seek s = new Seek(newId(), m.sri, user == null ? null : user.id(), a == null ? null : a.name(),
@@ -226,7 +229,7 @@ final class Lobby implements AutoCloseable {
     synchronized void cancel(String sri, String seekId) {
         Member m = member(sri);
         if (!m.seeks.contains(seekId)) {
-            throw GameError.notFound("seek: you have no open seek '" + seekId + "'");
+            throw GameError.notFound("seek: you have no open seek '" + seekId + "'").coded("seekGone");
         }
         removeSeek(seekId);
     }
@@ -251,15 +254,15 @@ final class Lobby implements AutoCloseable {
         synchronized (this) {
             s = seeks.get(seekId);
             if (s == null) {
-                throw GameError.notFound("seek: '" + seekId + "' is no longer open");
+                throw GameError.notFound("seek: '" + seekId + "' is no longer open").coded("seekGone");
             }
             Member seeker = bySri.get(s.sri());
             if (user != null && user.id().equals(s.userId()) || user == null && seeker != null
                     && seeker.user == null && seeker.client.equals(client)) {
-                throw GameError.conflict("seek: you cannot accept your own seek");
+                throw GameError.conflict("seek: you cannot accept your own seek").coded("ownSeek");
             }
             if (s.rated() && user == null) {
-                throw GameError.forbidden("rated: sign in to accept a rated seek");
+                throw GameError.forbidden("rated: sign in to accept a rated seek").coded("ratedSignIn");
             }
             refuseBot(user);
             removeSeek(seekId);
@@ -292,13 +295,13 @@ final class Lobby implements AutoCloseable {
      */
     String joinPool(String sri, Accounts.User user, List<String> variants, List<String> clocks, boolean rated) {
         if (variants.isEmpty() || variants.size() > RuleSet.IDS.size()) {
-            throw GameError.invalid("variants: tick at least one rule set");
+            throw GameError.invalid("variants: tick at least one rule set").coded("poolNoVariant");
         }
         for (String v : variants) {
             ruleSet(v);
         }
         if (clocks.isEmpty() || clocks.size() > POOL_CLOCKS.size()) {
-            throw GameError.invalid("clocks: tick at least one clock");
+            throw GameError.invalid("clocks: tick at least one clock").coded("poolNoClock");
         }
         for (String c : clocks) {
             if (!POOL_CLOCKS.contains(c)) {
@@ -306,7 +309,7 @@ final class Lobby implements AutoCloseable {
             }
         }
         if (rated && user == null) {
-            throw GameError.forbidden("rated: sign in to play rated games");
+            throw GameError.forbidden("rated: sign in to play rated games").coded("ratedSignIn");
         }
         PoolEntry partner;
         PoolEntry mine;
@@ -452,14 +455,15 @@ final class Lobby implements AutoCloseable {
         String a = m.user == null ? null : m.user.id(), b = user == null ? null : user.id();
         if (a == null ? b != null : !a.equals(b)) {
             throw GameError.conflict("sri: this lobby connection was opened " + (a == null ? "signed out" : "signed in")
-                    + "; reload the lobby");
+                    + "; reload the lobby").coded("lobbyStale");
         }
     }
 
     /** Bots play through challenges, never in the seeks and pool meant for people (as lichess keeps them apart). */
     private static void refuseBot(Accounts.User user) {
         if (user != null && user.bot()) {
-            throw GameError.forbidden("account: bots play through challenges (POST /api/challenge/{username}), not in the lobby");
+            throw GameError.forbidden("account: bots play through challenges (POST /api/challenge/{username}), not in the lobby")
+                    .coded("botLobby");
         }
     }
 

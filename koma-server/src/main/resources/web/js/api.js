@@ -1,10 +1,18 @@
 // HTTP client for the Koma server API (docs/server-api.md): JSON in and out, errors as ApiError.
 
-/** An HTTP error answer: status code, the server's error text, and Retry-After in seconds (or null). */
+import { refusalText } from './i18n.js';
+
+/**
+ * An HTTP error answer: status code, the refusal in the page's language as its message (the server's English
+ * text is kept as serverText, its code and params as given), and Retry-After in seconds (or null).
+ */
 export class ApiError extends Error {
-  constructor(status, message, retryAfter = null) {
-    super(message);
+  constructor(status, serverText, retryAfter = null, code = null, params = null) {
+    super(refusalText(status, serverText, code, params));
     this.status = status;
+    this.serverText = serverText;
+    this.code = code;
+    this.params = params;
     this.retryAfter = retryAfter;
   }
 }
@@ -29,7 +37,9 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     const ra = parseFloat(res.headers.get('Retry-After'));
-    throw new ApiError(res.status, (data && data.error) || text || res.statusText, Number.isFinite(ra) ? ra : null);
+    const coded = data && typeof data === 'object';
+    throw new ApiError(res.status, (coded && data.error) || text || res.statusText, Number.isFinite(ra) ? ra : null,
+      coded && typeof data.code === 'string' ? data.code : null, coded && data.params ? data.params : null);
   }
   return data;
 }

@@ -222,6 +222,7 @@ export class GamePage {
         h('div', { class: 'player-bar', id: 'bar-bottom' })),
       h('aside', { class: 'game-side' },
         h('h1', { class: 'game-title' }),
+        h('div', { class: 'side-clocks', id: 'side-clocks' }),
         h('div', { class: 'status', id: 'status', 'aria-live': 'polite' }),
         h('div', { class: 'result', id: 'result', hidden: true }),
         h('div', { class: 'rematch-box', id: 'rematch-box', hidden: true }),
@@ -694,7 +695,23 @@ export class GamePage {
           this.playerName(side)) : h('span', { class: 'player-name' }, this.playerName(side)), diff ? ' ' : null, diff,
         this.game.clock && this.game.clock.type !== 'none' ? h('span', { class: 'clock', 'data-clock': side }) : null);
     }
+    this.renderSideClocks(top, bottom);
     this.tickClocks();
+  }
+
+  /**
+   * The clocks beside the board on wide screens (as lichess and lishogi have them): the top player's above, the
+   * bottom player's below, next to the board rather than under it at the window's edge. The player bars keep
+   * their own clocks for narrow screens; the style sheet shows one pair or the other.
+   */
+  renderSideClocks(top, bottom) {
+    const el = this.q('#side-clocks');
+    const clocked = !!(this.game.clock && this.game.clock.type !== 'none');
+    this.q('.game-page').classList.toggle('has-clock', clocked);
+    if (!clocked) { clear(el); return; }
+    const row = (side, where) => h('div', { class: 'side-clock ' + where, 'data-side': side },
+      h('span', { class: 'side-clock-name' }, this.sideName(side)), h('span', { class: 'clock', 'data-clock': side }));
+    clear(el, row(top, 'top'), row(bottom, 'bottom'));
   }
 
   /** The one-line status (whose move, check, waiting, over). */
@@ -965,9 +982,9 @@ export class GamePage {
     if (!g || !g.clock || g.clock.type === 'none') return;
     const elapsed = this.state.clockElapsed();
     for (const side of ['first', 'second']) {
-      const el = this.q(`[data-clock="${side}"]`);
+      const els = this.root.querySelectorAll(`[data-clock="${side}"]`);
       const c = g.clock[side];
-      if (!el || !c) continue;
+      if (!els.length || !c) continue;
       const running = g.status === 'active' && g.clock.running === side;
       let ms = c.ms - (running ? elapsed : 0);
       let inByoyomi = !!c.inByoyomi;
@@ -982,11 +999,13 @@ export class GamePage {
         if (inByoyomi) s += ` ${t('clock.byoyomiShort')}`;
         if (c.periods !== undefined) s += ` (${c.periods}×)`;
         // "(1×)": the byoyomi periods left, said in words for the pointer and screen readers
-        if (c.periods !== undefined) el.title = t('clock.periodsLeft', { n: c.periods });
       }
-      el.textContent = s;
-      el.classList.toggle('running', running);
-      el.classList.toggle('low', ms < (g.clock.type === 'correspondence' ? 3600000 : 10000));
+      for (const el of els) {
+        if (g.clock.type === 'byoyomi' && c.periods !== undefined) el.title = t('clock.periodsLeft', { n: c.periods });
+        el.textContent = s;
+        el.classList.toggle('running', running);
+        el.classList.toggle('low', ms < (g.clock.type === 'correspondence' ? 3600000 : 10000));
+      }
     }
   }
 

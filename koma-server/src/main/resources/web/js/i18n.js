@@ -54,6 +54,27 @@ export function t(key, params) {
   return s;
 }
 
+/** True when key has a text in the page's language or in English. */
+export function hasText(key) {
+  return (dict[key] ?? fallback[key]) !== undefined;
+}
+
+/**
+ * The text of a refused request in the page's language (docs/server-api.md, Errors): a coded refusal is the
+ * code's own sentence, its side parameter said in words; an uncoded one, in a language other than English, is the
+ * status's sentence followed by the server's English detail, so that nothing is lost.
+ */
+export function refusalText(status, serverText, code, params) {
+  if (code && hasText('err.' + code)) {
+    const p = { ...(params || {}) };
+    if (p.side === 'first' || p.side === 'second') p.side = t('err.side.' + p.side);
+    return t('err.' + code, p);
+  }
+  if (current === 'en' || !status) return serverText;
+  const key = hasText('err.status.' + status) ? 'err.status.' + status : 'err.status.other';
+  return t(key) + ' (' + serverText + ')';
+}
+
 /**
  * The translated name of a piece by its rule-book name ("silver", "sparrow pawn"); family 'shogi' first
  * looks for a shogi-specific name (the shogi knight, 桂馬, is not the chess knight).

@@ -310,7 +310,16 @@ abstract class ApiSuite {
         Api.Answer impasse = a.post("/api/games/" + shogi + "/claim", "{\"kind\":\"impasse\"}");
         assertEquals(409, impasse.status());
         assertTrue(impasse.error().contains("promotion zones"), impasse.text());
-        assertEquals(400, a.post("/api/games/" + shogi + "/claim", "{\"kind\":\"win\"}").status());
+        // the refusal's code and params, which the page translates (docs/server-api.md, Errors)
+        assertEquals("impasseKings", impasse.json().get("code").asText(), impasse.text());
+        assertTrue(impasse.json().get("params").isObject(), impasse.text());
+        Api.Answer stale = a.post("/api/games/" + shogi + "/moves", "{\"move\":\"7g7f\",\"ply\":3}");
+        assertEquals(409, stale.status(), stale.text());
+        assertEquals("stalePly", stale.json().get("code").asText(), stale.text());
+        assertEquals("0", stale.json().get("params").get("ply").asText(), stale.text());
+        Api.Answer win = a.post("/api/games/" + shogi + "/claim", "{\"kind\":\"win\"}");
+        assertEquals(400, win.status());
+        assertTrue(win.json().get("code") == null, "an API client's mistake has no code, only its English text");
         assertEquals(403, client().post("/api/games/" + shogi + "/resign", "{}").status());
         JsonNode resigned = Api.event(a.post("/api/games/" + shogi + "/resign", "{}").json(), "status");
         assertEquals("second", resigned.get("result").get("winner").asText(), "in hot-seat the side to move resigns");

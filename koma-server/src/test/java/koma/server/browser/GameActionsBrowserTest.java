@@ -68,7 +68,7 @@ class GameActionsBrowserTest {
             assertEquals("correspondence", g.get("clock").get("type").asText());
             assertEquals(3, g.get("clock").get("daysPerMove").asInt(), "the form's default: 3 days per move");
             // the clock shows days and hours (3 days per move, a few seconds gone: 2d 23h)
-            alice.waiting(20).until(d -> alice.text("[data-clock='first']").matches("2d 23h"));
+            alice.waiting(20).until(d -> alice.text(".side-clocks [data-clock='first']").matches("2d 23h"));
 
             alice.clickMove("e2e4", "first");
             bob.waiting(20).until(d -> "P".equals(bob.pieceOn("e4")));

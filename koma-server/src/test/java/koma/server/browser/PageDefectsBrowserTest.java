@@ -133,9 +133,39 @@ class PageDefectsBrowserTest extends SiteBrowserTest {
         browser.screenshot("defects-claim-refused");
         String error = textNow("#game-error");
         assertEquals("The draw claim was refused:", textNow("#game-error .error-title"), error);
-        assertTrue(textNow("#game-error .error-detail").startsWith("no draw can be claimed"), error);
+        assertEquals(uiText("en", "err.noDrawClaim"), textNow("#game-error .error-detail"), error);
         assertTrue(!error.contains("kind:"), error);
         assertTrue(!error.contains("The request was refused"), error);
+    }
+
+    /**
+     * A refusal reads in the page's language: the server answers with the refusal's code (docs/server-api.md,
+     * Errors) and the page shows that code's sentence from its own language file, here Japanese and Czech.
+     */
+    @Test
+    void aRefusalIsSaidInThePagesLanguage() {
+        for (String lang : new String[] {"ja", "cs"}) {
+            browser.open("/");
+            browser.js("localStorage.setItem('koma.lang', arguments[0]);", lang);
+            try {
+                browser.newGame("chess", "hotseat", 0, null, null);
+                browser.clickRetrying("#claim");
+                browser.waiting(20).until(d -> !textNow("#game-error .error-detail").isBlank());
+                assertEquals(uiText(lang, "err.noDrawClaim"), textNow("#game-error .error-detail"), lang);
+                assertEquals(uiText(lang, "error.action.claim") + ":", textNow("#game-error .error-title"), lang);
+            } finally {
+                browser.js("localStorage.removeItem('koma.lang');");
+            }
+        }
+    }
+
+    /** A text of the page's language file (the web app's own resource), the expected value of a translated text. */
+    private static String uiText(String lang, String key) {
+        try (var in = PageDefectsBrowserTest.class.getResourceAsStream("/web/i18n/" + lang + ".json")) {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(in).get(key).asText();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -189,11 +189,23 @@ class WebAppBrowserTest {
             // the friend sees the board from the second player's side
             browser.waiting(20).until(d -> browser.waitFor("#status").getText().contains("White"));
             // the clocks (Fischer, the form's default 5 min + 3 s): White's runs down locally, Black's stands
-            String white = browser.text("[data-clock='first']");
-            String black = browser.text("[data-clock='second']");
+            // on a wide window the clocks stand beside the board, the bars' copies hidden (issue 11, item 3)
+            String white = browser.text(".side-clocks [data-clock='first']");
+            String black = browser.text(".side-clocks [data-clock='second']");
             assertTrue(white.matches("[45]:\\d\\d"), white);
-            browser.waiting(5).until(d -> !browser.text("[data-clock='first']").equals(white));
-            assertEquals(black, browser.text("[data-clock='second']"));
+            browser.waiting(5).until(d -> !browser.text(".side-clocks [data-clock='first']").equals(white));
+            assertEquals(black, browser.text(".side-clocks [data-clock='second']"));
+            assertFalse(browser.waitFor("#bar-bottom").findElement(org.openqa.selenium.By.cssSelector(".clock")).isDisplayed());
+            // the page's own clock (the bottom one) is beside the board: left of its right edge is the side panel,
+            // and its top is above the board's lower half, not at the window's bottom edge
+            Object[] r = ((java.util.List<?>) browser.js("const b = document.querySelector('svg.board').getBoundingClientRect();"
+                    + " const c = document.querySelector('.side-clock.bottom .clock').getBoundingClientRect();"
+                    + " return [b.top, b.bottom, b.right, c.top, c.left];")).toArray();
+            double boardTop = ((Number) r[0]).doubleValue(), boardBottom = ((Number) r[1]).doubleValue();
+            double clockTop = ((Number) r[3]).doubleValue();
+            assertTrue(((Number) r[4]).doubleValue() > ((Number) r[2]).doubleValue(), "the clock is right of the board");
+            assertTrue(clockTop < (boardTop + boardBottom) / 2, "own clock at " + clockTop + ", board " + boardTop
+                    + ".." + boardBottom);
             browser.clickMove("e2e4", "first");
             try {
                 friend.waiting(20).until(d -> "P".equals(friend.pieceOn("e4")));

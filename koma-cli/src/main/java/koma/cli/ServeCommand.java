@@ -83,6 +83,18 @@ public final class ServeCommand implements Callable<Integer> {
             description = "With --engine-workers: a computer move no worker has taken after this runs on this node. Default: ${DEFAULT-VALUE}.")
     String engineFallback;
 
+    @Option(names = "--redis", paramLabel = "URI", description = "One of several nodes: redis://HOST:PORT of the Redis the nodes share (pub/sub between them, shared rate limits); needs --db jdbc:postgresql://... (docs/deploy.md, Several nodes).")
+    String redis;
+
+    @Option(names = "--node-id", paramLabel = "ID", description = "With --redis: this node's id, 1 to 16 lower-case letters and digits. Default: n + the port.")
+    String nodeId;
+
+    @Option(names = "--node-address", paramLabel = "URL", description = "With --redis: the base URL the other nodes reach this node at. Default: http://BIND:PORT (127.0.0.1 when bound to all addresses).")
+    String nodeAddress;
+
+    @Option(names = "--lease", paramLabel = "DURATION", defaultValue = "5s", description = "With --redis: a node not heard from for this long is taken for dead and its games are taken over by the others. Default: ${DEFAULT-VALUE}.")
+    String lease;
+
     @Option(names = "--write-queue", paramLabel = "N", description = "Changes waiting for the database writer; beyond it 503. Default: 20000.")
     Integer writeQueue;
 
@@ -119,8 +131,23 @@ public final class ServeCommand implements Callable<Integer> {
         }
         ServerConfig.EngineWorkers workers = engineWorkers
                 ? new ServerConfig.EngineWorkers(ServerConfig.Limits.duration(engineFallback)) : null;
-        KomaServer server = KomaServer.start(new ServerConfig(port, bind, db, data, rateLimit,
-                ServerConfig.DEFAULT_BURST, threads, limits(), trustedProxies, origins, workers));
+        ServerConfig cfg = new ServerConfig(port, bind, db, data, rateLimit, ServerConfig.DEFAULT_BURST, threads,
+                limits(), trustedProxies, origins, workers);
+        if (redis != null) {
+            if (db == null || !db.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("--redis: several nodes need a PostgreSQL database (--db jdbc:postgresql://...)");
+            }
+            if (port == 0) {
+                throw new IllegalArgumentException("--redis: a node needs a fixed --port (the others reach it there)");
+            }
+            String host = bind.equals("0.0.0.0") || bind.equals("::") ? "127.0.0.1" : bind;
+            cfg = cfg.withCluster(new ServerConfig.Cluster(redis, nodeId == null ? "n" + port : nodeId,
+                    nodeAddress == null ? "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port : nodeAddress,
+                    ServerConfig.Limits.duration(lease).toMillis()));
+        } else if (nodeId != null || nodeAddress != null) {
+            throw new IllegalArgumentException("--node-id and --node-address: only with --redis");
+        }
+        KomaServer server = KomaServer.start(cfg);
         System.out.println("Koma serves http://" + (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + server.port() + "/");
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));

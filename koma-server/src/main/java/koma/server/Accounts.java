@@ -64,7 +64,7 @@ final class Accounts {
 
     private final Database db;
     private final PasswordHasher hasher;
-    private final RateLimiter perClient, perName, signups;
+    private volatile RateLimiter perClient, perName, signups;
     /** Never matches: verified against when a name is unknown, so a wrong name costs as long as a wrong password. */
     private final String dummyHash;
     /** SHA-256 of a session or token secret → its account and scopes, least recently used first out. */
@@ -285,11 +285,42 @@ final class Accounts {
         synchronized (cache) {
             cache.remove(tokenHash);
         }
+        signOuts.accept("t:" + tokenHash);
     }
 
     private void uncacheUser(String userId) {
         synchronized (cache) {
             cache.values().removeIf(a -> a.user().id().equals(userId));
+        }
+        signOuts.accept("u:" + userId);
+    }
+
+    /** Told of each session or token this node forgets (several nodes: the others forget it too). */
+    private volatile java.util.function.Consumer<String> signOuts = x -> { };
+
+    /**
+     * Several nodes: sign-outs are told to the others over {@code relay}, and the login and sign-up limits are
+     * shared through it (the same allowances as a node alone).
+     */
+    void useRelay(Relay relay) {
+        signOuts = relay::publishAuth;
+        perClient = new RateLimiter(1 / 30.0, 10, relay, "login");
+        perName = new RateLimiter(1 / 60.0, 5, relay, "loginname");
+        signups = new RateLimiter(1 / 600.0, 5, relay, "signup");
+    }
+
+    /** Another node forgot a session or token ({@code t:<hash>}) or an account's ({@code u:<id>}): so does this one. */
+    void signedOutElsewhere(String invalidation) {
+        synchronized (cache) {
+            if (invalidation.startsWith("t:")) {
+                cache.remove(invalidation.substring(2));
+            } else if (invalidation.startsWith("p:")) {
+                String prefix = invalidation.substring(2);
+                cache.keySet().removeIf(h -> h.startsWith(prefix));
+            } else if (invalidation.startsWith("u:")) {
+                String id = invalidation.substring(2);
+                cache.values().removeIf(a -> a.user().id().equals(id));
+            }
         }
     }
 
@@ -432,6 +463,7 @@ final class Accounts {
         synchronized (cache) {
             cache.keySet().removeIf(h -> h.startsWith(id));
         }
+        signOuts.accept("p:" + id);
     }
 
     /**

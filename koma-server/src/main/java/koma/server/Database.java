@@ -469,6 +469,11 @@ final class Database implements AutoCloseable {
         }
     }
 
+    /** The connection pool, for the few parts that keep their own tables (the nodes of a cluster). */
+    javax.sql.DataSource dataSource() {
+        return pool;
+    }
+
     /** The last time a server on this database was known to run (its heartbeat), or 0. */
     long aliveAt() {
         long[] out = {0};

@@ -28,11 +28,16 @@ final class Feed {
         final WsContext ctx;
         final String gameId;
         final String client;
-        final Seat seat;
+        /** The seat; for a relayed connection, known once the owner has answered. Guarded by this. */
+        Seat seat;
         /** Its sends: at most the queue limit unwritten, else it is cut off ({@link Outbox}). */
         final Outbox out;
         /** The last version sent, -1 before the whole game was sent. Guarded by this. */
         int version = -1;
+        /** A connection to a game another node owns: its events come over the relay. */
+        boolean relayed;
+        /** A relayed connection's events heard before its whole game arrived. Guarded by this; bounded by the queue. */
+        java.util.List<Relay.RemoteEvent> early;
 
         Conn(WsContext ctx, String gameId, String client, Seat seat, Outbox out) {
             this.ctx = ctx;
@@ -76,6 +81,22 @@ final class Feed {
      * its version; events committed meanwhile are either in that game or sent after it.
      */
     void connect(LiveGame g, WsContext ctx, Seat seat, String client) {
+        Conn c = register(ctx, g.id, client, seat);
+        if (c == null) {
+            return;
+        }
+        synchronized (c) {
+            GameSnapshot s = g.snapshot();
+            send(c, message(s, seat));
+            c.version = s.version();
+        }
+        if (seat != Seat.NONE) {
+            presence.accept(g.id);
+        }
+    }
+
+    /** Counts and registers a connection; null (and the socket closed with 4429) when over a cap. */
+    private Conn register(WsContext ctx, String gameId, String client, Seat seat) {
         AtomicInteger n = perClient.computeIfAbsent(client, k -> new AtomicInteger());
         if (n.incrementAndGet() > perClientLimit || total.incrementAndGet() > totalLimit) {
             if (n.get() > perClientLimit) {
@@ -85,18 +106,98 @@ final class Feed {
                 total.decrementAndGet();
             }
             ctx.closeSession(TOO_MANY, "too many connections");
+            return null;
+        }
+        Conn c = new Conn(ctx, gameId, client, seat, new Outbox(ctx, queueLimit, dropped::incrementAndGet));
+        conns.put(ctx, c);
+        byGame.computeIfAbsent(gameId, k -> ConcurrentHashMap.newKeySet()).add(c);
+        return c;
+    }
+
+    /**
+     * A connection to a game another node owns (several nodes): registered first, so that the events relayed while
+     * the owner is asked for the game are kept; then {@link #relayedGame} sends the game and those events after it.
+     * False when over a cap (the socket is closed).
+     */
+    boolean connectRelayed(String gameId, WsContext ctx, String client) {
+        Conn c = register(ctx, gameId, client, Seat.NONE);
+        if (c == null) {
+            return false;
+        }
+        synchronized (c) {
+            c.relayed = true;
+            c.early = new java.util.ArrayList<>();
+        }
+        return true;
+    }
+
+    /** The owner's answer for a relayed connection: its seat and the game at {@code version} (the page's JSON). */
+    void relayedGame(WsContext ctx, Seat seat, String gameJson, int version) {
+        Conn c = conns.get(ctx);
+        if (c == null) {
             return;
         }
-        Conn c = new Conn(ctx, g.id, client, seat, new Outbox(ctx, queueLimit, dropped::incrementAndGet));
-        conns.put(ctx, c);
-        byGame.computeIfAbsent(g.id, k -> ConcurrentHashMap.newKeySet()).add(c);
         synchronized (c) {
-            GameSnapshot s = g.snapshot();
-            send(c, message(s, seat));
-            c.version = s.version();
+            c.seat = seat;
+            send(c, "{\"type\":\"game\",\"version\":" + version + ",\"game\":" + gameJson + "}");
+            c.version = version;
+            java.util.List<Relay.RemoteEvent> early = c.early;
+            c.early = null;
+            for (Relay.RemoteEvent e : early) {
+                relay(c, e);
+            }
         }
-        if (seat != Seat.NONE) {
-            presence.accept(g.id);
+    }
+
+    /** Events of a game another node owns, heard over the relay, for this node's relayed connections to it. */
+    void relayed(String gameId, java.util.List<Relay.RemoteEvent> events) {
+        Set<Conn> set = byGame.get(gameId);
+        if (set == null) {
+            return;
+        }
+        for (Conn c : set) {
+            synchronized (c) {
+                if (!c.relayed) {
+                    continue;
+                }
+                if (c.early != null) {
+                    if (c.early.size() + events.size() > queueLimit) {
+                        c.ctx.closeSession(1011, "resync");
+                        continue;
+                    }
+                    c.early.addAll(events);
+                    continue;
+                }
+                for (Relay.RemoteEvent e : events) {
+                    relay(c, e);
+                }
+            }
+        }
+    }
+
+    /** Sends one relayed event in order; a gap in the versions (a lost message) closes the feed so that it resyncs. */
+    private void relay(Conn c, Relay.RemoteEvent e) {
+        if (e.version() <= c.version) {
+            return;
+        }
+        if (e.version() != c.version + 1) {
+            c.ctx.closeSession(1011, "resync: version " + e.version() + " after " + c.version);
+            c.version = Integer.MAX_VALUE;
+            return;
+        }
+        send(c, e.jsonFor(c.seat));
+        c.version = e.version();
+    }
+
+    /** Closes this node's relayed connections to a game (this node now owns it): they reconnect and resync. */
+    void closeRelayed(String gameId) {
+        Set<Conn> set = byGame.get(gameId);
+        if (set != null) {
+            for (Conn c : set) {
+                if (c.relayed) {
+                    c.ctx.closeSession(1012, "the game moved to another node");
+                }
+            }
         }
     }
 
@@ -152,8 +253,8 @@ final class Feed {
         }
         for (Conn c : set) {
             synchronized (c) {
-                if (c.version < 0) {
-                    continue; // its whole game, sent next, already holds these events
+                if (c.version < 0 || c.relayed) {
+                    continue; // its whole game, sent next, already holds these events; relayed ones hear the relay
                 }
                 for (GameEvent e : change.events()) {
                     if (e.version > c.version) {

@@ -65,6 +65,8 @@ final class GameService implements AutoCloseable {
     private final ScheduledExecutorService timers;
     private final GameWriter writer;
     private final Feed feed;
+    /** With several nodes, which games this node owns; null for a node alone. */
+    private volatile Cluster cluster;
 
     GameService(Database db, int engineThreads, ServerConfig.Limits limits, Feed feed) {
         this(db, engineThreads, limits, feed, null);
@@ -111,7 +113,8 @@ final class GameService implements AutoCloseable {
     void resume() {
         long aliveAt = db.aliveAt();
         long now = System.currentTimeMillis();
-        for (String id : db.running()) {
+        // with several nodes the cluster's sweep takes the running games that no live node owns (adopt)
+        for (String id : cluster == null ? db.running() : List.<String>of()) {
             LiveGame g = load(id, false);
             if (g != null) {
                 apply(g, x -> x.resumeClock(aliveAt, now));
@@ -161,6 +164,10 @@ final class GameService implements AutoCloseable {
     }
 
     private LiveGame load(String id, boolean capped) {
+        Cluster.Owner owner = cluster == null ? null : cluster.owner(id);
+        if (owner != null && !owner.mine()) {
+            return null; // another node owns it (or no such game): the web layer forwards to the owner
+        }
         LiveGame.Stored s = db.load(id);
         if (s == null) {
             return null;
@@ -176,7 +183,52 @@ final class GameService implements AutoCloseable {
         synchronized (loaded) {
             afterChange(loaded);
         }
+        Long deadAt = cluster == null ? null : cluster.takenOver(id);
+        if (deadAt != null) {
+            resumeTaken(loaded, deadAt);
+        }
         return loaded;
+    }
+
+    /**
+     * Several nodes: this node owns the games the cluster names ({@code c}), and takes over those of dead nodes as
+     * {@link #adopt} says. Set once, before {@link #resume}.
+     */
+    void useCluster(Cluster c) {
+        this.cluster = c;
+    }
+
+    /**
+     * A game this node took over from a dead node (or that no node owned): loaded, its running side given back the
+     * time since the dead node was last known alive ({@code deadAt}; 0: the database's heartbeat), and this node's
+     * relayed feeds of it closed so that they reconnect to the game here.
+     */
+    void adopt(String id, long deadAt) {
+        if (games.containsKey(id)) {
+            return;
+        }
+        LiveGame.Stored s = db.load(id);
+        if (s == null) {
+            return;
+        }
+        LiveGame loaded = LiveGame.restore(s, System.currentTimeMillis());
+        if (games.putIfAbsent(id, loaded) != null) {
+            return;
+        }
+        synchronized (loaded) {
+            afterChange(loaded);
+        }
+        resumeTaken(loaded, deadAt);
+    }
+
+    private void resumeTaken(LiveGame g, long deadAt) {
+        long aliveAt = deadAt > 0 ? deadAt : db.aliveAt();
+        try {
+            apply(g, x -> x.resumeClock(aliveAt, System.currentTimeMillis()));
+        } catch (GameError e) {
+            LOG.warn("game {} taken over, clock not resumed: {}", g.id, e.getMessage());
+        }
+        feed.closeRelayed(g.id);
     }
 
     /** Unloads idle games when memory holds the limit; refuses (503) when none can go. */
@@ -266,7 +318,7 @@ final class GameService implements AutoCloseable {
             case "second" -> 1;
             default -> RANDOM.nextInt(2);
         };
-        LiveGame g = LiveGame.create(newId(), req.rules(), req.mode(), req.start(), req.clock(), req.moves(), creator,
+        LiveGame g = LiveGame.create(newGameId(), req.rules(), req.mode(), req.start(), req.clock(), req.moves(), creator,
                 req.level(), hash(token), client, now);
         CompletableFuture<LiveGame.Change> f;
         synchronized (g) {
@@ -294,7 +346,7 @@ final class GameService implements AutoCloseable {
         makeRoom();
         long now = System.currentTimeMillis();
         String[] tokens = {newToken(), newToken()};
-        LiveGame g = LiveGame.create(newId(), req.rules(), LiveGame.Mode.FRIEND, req.start(), req.clock(), req.moves(),
+        LiveGame g = LiveGame.create(newGameId(), req.rules(), LiveGame.Mode.FRIEND, req.start(), req.clock(), req.moves(),
                 0, 0, hash(tokens[0]), null, now);
         g.seatAccounts(first, second, rated);
         CompletableFuture<LiveGame.Change> f;
@@ -378,7 +430,7 @@ final class GameService implements AutoCloseable {
             if (!x.rematchStarts(seat, action)) {
                 return x.rematch(seat, action, now);
             }
-            LiveGame fresh = x.rematchGame(newId(), client, now);
+            LiveGame fresh = x.rematchGame(newGameId(), client, now);
             synchronized (fresh) {
                 games.put(fresh.id, fresh);
                 byCreator.computeIfAbsent(client, k -> ConcurrentHashMap.newKeySet()).add(fresh.id);
@@ -473,6 +525,9 @@ final class GameService implements AutoCloseable {
     /** A change of the game could not be stored: drop it from memory and close its feeds (they resync). */
     private void dropBroken(LiveGame g, Throwable e) {
         games.remove(g.id, g);
+        if (cluster != null) {
+            cluster.forget(g.id); // perhaps another node took it over: ask the database again
+        }
         feed.closeGame(g.id, 1011, "the game's state was reloaded");
     }
 
@@ -764,6 +819,15 @@ final class GameService implements AutoCloseable {
         List<String> t = g.snapshot().tokens();
         boolean first = h.equals(t.get(0)), second = h.equals(t.get(1));
         return first && second ? Seat.BOTH : first ? Seat.FIRST : second ? Seat.SECOND : Seat.NONE;
+    }
+
+    /** A new game's id; with several nodes, this node owns the game from the start. */
+    private String newGameId() {
+        String id = newId();
+        if (cluster != null) {
+            cluster.claimNew(id);
+        }
+        return id;
     }
 
     private static String newId() {

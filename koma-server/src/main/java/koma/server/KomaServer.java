@@ -61,6 +61,10 @@ public final class KomaServer implements AutoCloseable {
     private final Lobby lobby;
     private final BotApi botApi;
     private final GameAnalyses analyses;
+    /** With several nodes: this node's ownership of games, the Redis relay, the forwarding; all null when alone. */
+    private final Cluster cluster;
+    private final Relay relay;
+    private final Forwarder forwarder;
 
     private KomaServer(ServerConfig cfg) {
         db = new Database(cfg.jdbcUrl());
@@ -72,7 +76,23 @@ public final class KomaServer implements AutoCloseable {
         analyses = new GameAnalyses(db, games.engines());
         lobby = new Lobby(json, games, accounts, feed);
         botApi = new BotApi(json, this, games, accounts, history, feed);
-        limiter = new RateLimiter(cfg.ratePerSecond(), cfg.rateBurst());
+        if (cfg.cluster() != null) {
+            if (!cfg.jdbcUrl().startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("--redis: several nodes need a PostgreSQL database (--db jdbc:postgresql://...)");
+            }
+            relay = new Relay(cfg.cluster().redisUri(), cfg.cluster().nodeId());
+            cluster = new Cluster(db.dataSource(), cfg.cluster());
+            forwarder = new Forwarder(cluster.secretHeader());
+            games.useCluster(cluster);
+            games.addListener(relay::publishGame);
+            accounts.useRelay(relay);
+            lobby.useRelay(relay, cfg.cluster().nodeId());
+        } else {
+            relay = null;
+            cluster = null;
+            forwarder = null;
+        }
+        limiter = new RateLimiter(cfg.ratePerSecond(), cfg.rateBurst(), relay, "req");
         clients = new ClientAddress(cfg.trustedProxies());
         origins = cfg.origins();
         int maxConnections = cfg.limits().feeds() + EXTRA_CONNECTIONS;
@@ -91,7 +111,13 @@ public final class KomaServer implements AutoCloseable {
     public static KomaServer start(ServerConfig cfg) {
         KomaServer s = new KomaServer(cfg);
         try {
+            if (s.relay != null) {
+                s.relay.start(s.relayListener());
+            }
             s.games.resume();
+            if (s.cluster != null) {
+                s.cluster.start(s.games::adopt);
+            }
             s.app.start(cfg.bind(), cfg.port());
         } catch (RuntimeException e) {
             s.close();
@@ -107,9 +133,133 @@ public final class KomaServer implements AutoCloseable {
         return app.port();
     }
 
+    /** What this node does with what the other nodes publish: game events to its relayed feeds, lobby, sign-outs. */
+    private Relay.Listener relayListener() {
+        return new Relay.Listener() {
+            @Override
+            public void gameEvents(String gameId, String fromNode, List<Relay.RemoteEvent> events) {
+                feed.relayed(gameId, events);
+            }
+
+            @Override
+            public void lobby(JsonNode message) {
+                lobby.heard(message);
+            }
+
+            @Override
+            public void auth(String invalidation) {
+                accounts.signedOutElsewhere(invalidation);
+            }
+        };
+    }
+
+    /**
+     * Several nodes: a request about a game another node owns goes to that node, and its answer comes back
+     * ({@link Forwarder}); when the owner does not answer, this node waits out its lease and takes the game over.
+     */
+    private void routeGame(Context ctx, String gameId) throws Exception {
+        if (cluster == null || isForwarded(ctx) || cluster.ownsNow(gameId)) {
+            return;
+        }
+        long deadline = System.currentTimeMillis() + 2 * cluster.leaseMs() + 2_000;
+        while (true) {
+            Cluster.Owner o = cluster.owner(gameId);
+            if (o.mine() || o.address() == null) {
+                return; // this node's (loaded by the handler), or no such game (the handler says 404)
+            }
+            try {
+                forwarder.forward(ctx, o.address(), client(ctx));
+                ctx.skipRemainingHandlers();
+                return;
+            } catch (Forwarder.Unreachable e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new GameError(GameError.Kind.UNAVAILABLE, "node " + o.nodeId() + " owns game " + gameId
+                            + " and does not answer; try again shortly", 1).coded("busy");
+                }
+                LOG.info("node {} owning game {} did not answer ({}); waiting for its lease", o.nodeId(), gameId,
+                        e.getMessage());
+                Thread.sleep(Math.max(100, cluster.leaseMs() / 4));
+            }
+        }
+    }
+
+    /**
+     * Several nodes: a lobby request about a seek or a lobby connection held by another node (their ids start with
+     * the node's id) goes to that node.
+     */
+    private void routeLobby(Context ctx) throws Exception {
+        if (isForwarded(ctx) || !ctx.method().name().equals("POST")) {
+            return;
+        }
+        String path = ctx.path();
+        String id = null;
+        if (path.startsWith("/api/lobby/seeks/")) {
+            String rest = path.substring("/api/lobby/seeks/".length());
+            id = rest.contains("/") ? rest.substring(0, rest.indexOf('/')) : rest;
+        } else {
+            try {
+                JsonNode b = json.readTree(rawBody(ctx));
+                id = b == null ? null : b.path("sri").asText(null);
+            } catch (IOException e) {
+                return; // the handler names the malformed body
+            }
+        }
+        String node = Lobby.nodeOf(id);
+        if (node == null || node.equals(cluster.nodeId())) {
+            return;
+        }
+        String address = cluster.address(node);
+        if (address == null) {
+            throw (path.startsWith("/api/lobby/seeks/")
+                    ? GameError.notFound("seek: '" + id + "' is no longer open (its node is gone)").coded("seekGone")
+                    : GameError.conflict("sri: the lobby connection's node is gone; reload the lobby").coded("lobbyStale"));
+        }
+        try {
+            forwarder.forward(ctx, address, client(ctx));
+        } catch (Forwarder.Unreachable e) {
+            throw GameError.conflict("sri: the lobby connection's node does not answer; reload the lobby")
+                    .coded("lobbyStale");
+        }
+        ctx.skipRemainingHandlers();
+    }
+
+    /**
+     * The request's body, read once (at most {@link #MAX_BODY} bytes, 413 beyond) and kept with the request, so that a
+     * forward that failed leaves it for the handler.
+     */
+    static byte[] rawBody(Context ctx) throws IOException {
+        byte[] kept = ctx.attribute("koma.body");
+        if (kept != null) {
+            return kept;
+        }
+        byte[] bytes;
+        try (InputStream in = ctx.req().getInputStream()) {
+            bytes = in.readNBytes(MAX_BODY + 1);
+        }
+        if (bytes.length > MAX_BODY) {
+            throw new ApiException(413, "body: over the limit of " + MAX_BODY + " bytes");
+        }
+        ctx.attribute("koma.body", bytes);
+        return bytes;
+    }
+
+    /** A request another node forwarded (it carries the nodes' secret). */
+    private boolean isForwarded(Context ctx) {
+        return cluster != null && cluster.trusted(ctx.header(Forwarder.NODE_HEADER));
+    }
+
     private void routes() {
         app.before(ctx -> RequestGuard.HEADERS.forEach(ctx::header));
         app.before("/api/*", this::guard);
+        if (cluster != null) {
+            app.before("/api/games/{id}", ctx -> routeGame(ctx, ctx.pathParam("id")));
+            app.before("/api/games/{id}/*", ctx -> routeGame(ctx, ctx.pathParam("id")));
+            app.before("/api/bot/game/{id}/*", ctx -> routeGame(ctx, ctx.pathParam("id")));
+            app.before("/api/board/game/{id}/*", ctx -> routeGame(ctx, ctx.pathParam("id")));
+            app.before("/api/bot/game/stream/{id}", ctx -> routeGame(ctx, ctx.pathParam("id")));
+            app.before("/api/board/game/stream/{id}", ctx -> routeGame(ctx, ctx.pathParam("id")));
+            app.before("/api/lobby/*", this::routeLobby);
+        }
         app.get("/api/variants", ctx -> ctx.json(GameView.variants()));
         app.get("/api/variants/{id}", ctx -> {
             String id = ctx.pathParam("id");
@@ -181,6 +331,9 @@ public final class KomaServer implements AutoCloseable {
             ws.onConnect(ctx -> {
                 LiveGame g;
                 try {
+                    if (relayedFeed(ctx)) {
+                        return;
+                    }
                     g = games.find(ctx.pathParam("id"));
                 } catch (GameError e) {
                     ctx.closeSession(1013, e.getMessage());
@@ -262,6 +415,51 @@ public final class KomaServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Several nodes: a feed of a game another node owns is served here from the relay (its events over Redis), with
+     * the game first fetched from the owner with the connection's cookies (so the seat is the owner's word). True
+     * when handled so; false when this node owns the game (or there is no such game) and serves it itself.
+     */
+    private boolean relayedFeed(io.javalin.websocket.WsConnectContext ctx) {
+        String id = ctx.pathParam("id");
+        if (cluster == null || cluster.ownsNow(id)) {
+            return false;
+        }
+        Cluster.Owner o = cluster.owner(id);
+        if (o.mine() || o.address() == null) {
+            return false;
+        }
+        String client = clients.keyOfLines(remote(ctx.session.getRemoteAddress()),
+                ctx.session.getUpgradeRequest().getHeaders("X-Forwarded-For"));
+        if (!feed.connectRelayed(id, ctx, client)) {
+            return true;
+        }
+        List<String> cookieLines = ctx.session.getUpgradeRequest().getHeaders("Cookie");
+        String cookies = cookieLines == null ? "" : String.join("; ", cookieLines);
+        try {
+            String[] r = forwarder.fetchGame(o.address(), id, cookies, client);
+            if (!r[0].equals("200")) {
+                ctx.closeSession(r[0].equals("404") ? 4404 : 1013, "game " + id + ": " + r[0]);
+                return true;
+            }
+            JsonNode g = json.readTree(r[1]);
+            String you = g.path("you").asText("");
+            Seat seat = switch (you) {
+                case "first" -> Seat.FIRST;
+                case "second" -> Seat.SECOND;
+                case "both" -> Seat.BOTH;
+                default -> Seat.NONE;
+            };
+            feed.relayedGame(ctx, seat, r[1], g.path("version").asInt());
+        } catch (Forwarder.Unreachable e) {
+            // the owner is gone: the page reconnects, and once the lease runs out a node takes the game over
+            ctx.closeSession(1013, "the game's node does not answer; reconnect");
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            ctx.closeSession(1011, "game " + id + ": unreadable answer of its node");
+        }
+        return true;
+    }
+
     /** The one message a client may send on a WebSocket: a ping, answered with a pong. */
     private static void pong(io.javalin.websocket.WsMessageContext ctx) {
         String text = ctx.message();
@@ -310,6 +508,12 @@ public final class KomaServer implements AutoCloseable {
      * of it, since a proxy may add a line of its own after a forged one).
      */
     private String client(Context ctx) {
+        if (isForwarded(ctx)) {
+            String c = ctx.header(Forwarder.CLIENT_HEADER);
+            if (c != null && !c.isEmpty() && c.length() <= 64) {
+                return c;
+            }
+        }
         return clients.keyOfLines(remote(ctx.req().getRemoteAddr()),
                 java.util.Collections.list(ctx.req().getHeaders("X-Forwarded-For")));
     }
@@ -336,6 +540,9 @@ public final class KomaServer implements AutoCloseable {
 
     /** Rate limit per client, the same-origin and JSON rule for changes, and body size, before any API handler. */
     private void guard(Context ctx) {
+        if (isForwarded(ctx)) {
+            return; // the forwarding node checked the origin, the content type, the size and the rate
+        }
         String client = client(ctx);
         long wait = limiter.acquire(client);
         if (wait > 0) {
@@ -448,13 +655,7 @@ public final class KomaServer implements AutoCloseable {
     }
 
     private Body body(Context ctx) throws IOException {
-        byte[] bytes;
-        try (InputStream in = ctx.req().getInputStream()) {
-            bytes = in.readNBytes(MAX_BODY + 1);
-        }
-        if (bytes.length > MAX_BODY) {
-            throw new ApiException(413, "body: over the limit of " + MAX_BODY + " bytes");
-        }
+        byte[] bytes = rawBody(ctx);
         if (bytes.length == 0) {
             return new Body(json.createObjectNode());
         }
@@ -910,6 +1111,12 @@ public final class KomaServer implements AutoCloseable {
         } finally {
             lobby.close();
             games.close();
+            if (cluster != null) {
+                cluster.close(); // after the last commits: the other nodes take the games over from here
+            }
+            if (relay != null) {
+                relay.close();
+            }
             db.close();
         }
     }

@@ -105,6 +105,19 @@ final class Lobby implements AutoCloseable {
     private final Map<String, Object[]> seats = new LinkedHashMap<>();
     private final ScheduledExecutorService timer;
     private String lastGames = "", lastOnline = "";
+    /** Several nodes: the relay to the others and this node's id (prefixing its sri and seek ids); null when alone. */
+    private volatile Relay relay;
+    private volatile String nodeId;
+
+    /** Another node's lobby as it last said: its seeks (as listed), online count and games being played. */
+    private record NodeState(List<Map<String, Object>> seeks, int online, List<Map<String, Object>> games,
+                             long heardAt) {
+    }
+
+    /** The other nodes' lobbies, by node id; a node not heard for {@link #NODE_SILENCE_MS} is dropped. */
+    private final Map<String, NodeState> others = new ConcurrentHashMap<>();
+    /** A node's lobby state is forgotten (its seeks vanish) after this long without word from it, ms. */
+    static final long NODE_SILENCE_MS = 3 * BROADCAST_MS;
 
     Lobby(ObjectMapper json, GameService games, Accounts accounts, Feed feed) {
         this.json = json;
@@ -117,6 +130,104 @@ final class Lobby implements AutoCloseable {
             return t;
         });
         timer.scheduleWithFixedDelay(this::broadcastNow, BROADCAST_MS, BROADCAST_MS, TimeUnit.MILLISECONDS);
+    }
+
+    // ---- several nodes ----
+
+    /**
+     * Several nodes: this node's seeks, online count and games now go to the others over {@code r} (at each change
+     * of its seeks and every {@link #BROADCAST_MS}), and theirs are listed here; lobby connection and seek ids start
+     * with {@code node} and a dot, so that any node can send a request about them to the node that holds them.
+     */
+    void useRelay(Relay r, String node) {
+        this.nodeId = node;
+        this.relay = r;
+    }
+
+    /** The node holding a lobby connection or seek, from its id's prefix (null when alone or without one). */
+    static String nodeOf(String id) {
+        int dot = id == null ? -1 : id.indexOf('.');
+        return dot <= 0 ? null : id.substring(0, dot);
+    }
+
+    /** Tells the other nodes this node's lobby. */
+    private void publishState() {
+        Relay r = relay;
+        if (r == null) {
+            return;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("node", nodeId);
+        synchronized (this) {
+            m.put("seeks", seeks.values().stream().map(Seek::json).toList());
+        }
+        m.put("online", localOnline());
+        m.put("games", localGamesNow());
+        r.publishLobby(write(m));
+    }
+
+    /** Another node's lobby, heard over the relay: its seeks that came or went are told to this node's members. */
+    @SuppressWarnings("unchecked")
+    void heard(com.fasterxml.jackson.databind.JsonNode message) {
+        String node = message.path("node").asText("");
+        if (node.isEmpty() || node.equals(nodeId)) {
+            return;
+        }
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode seek : message.path("seeks")) {
+            if (list.size() < MAX_SEEKS) {
+                list.add(json.convertValue(seek, Map.class));
+            }
+        }
+        List<Map<String, Object>> games = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode g : message.path("games")) {
+            if (games.size() < GAMES_SHOWN) {
+                games.add(json.convertValue(g, Map.class));
+            }
+        }
+        synchronized (this) {
+            NodeState before = others.put(node, new NodeState(list, message.path("online").asInt(0), games,
+                    System.currentTimeMillis()));
+            announce(before == null ? List.of() : before.seeks(), list);
+        }
+    }
+
+    /** Tells the members which seeks of another node came and went between two of its lists. Monitor held. */
+    private void announce(List<Map<String, Object>> before, List<Map<String, Object>> after) {
+        Set<Object> was = new HashSet<>(), is = new HashSet<>();
+        before.forEach(x -> was.add(x.get("id")));
+        after.forEach(x -> is.add(x.get("id")));
+        for (Map<String, Object> x : before) {
+            if (!is.contains(x.get("id"))) {
+                broadcast(Map.of("type", "seekRemoved", "id", x.get("id")));
+            }
+        }
+        for (Map<String, Object> x : after) {
+            if (!was.contains(x.get("id"))) {
+                broadcast(Map.of("type", "seekAdded", "seek", x));
+            }
+        }
+    }
+
+    /** Forgets the nodes not heard from for a while: their seeks vanish (a dead node's seeks with it). */
+    private synchronized void dropSilentNodes() {
+        long now = System.currentTimeMillis();
+        others.entrySet().removeIf(e -> {
+            if (e.getValue().heardAt() < now - NODE_SILENCE_MS) {
+                announce(e.getValue().seeks(), List.of());
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /** This node's seeks then the other nodes'. Monitor held. */
+    private List<Map<String, Object>> allSeeks() {
+        List<Map<String, Object>> out = new ArrayList<>(seeks.values().stream().map(Seek::json).toList());
+        for (NodeState n : others.values()) {
+            out.addAll(n.seeks());
+        }
+        return out;
     }
 
     // ---- connections ----
@@ -143,7 +254,7 @@ final class Lobby implements AutoCloseable {
             ctx.closeSession(Feed.TOO_MANY, "too many connections");
             return;
         }
-        Member m = new Member(newSri(), new Outbox(ctx, QUEUE), client, user);
+        Member m = new Member(prefixed(newSri()), new Outbox(ctx, QUEUE), client, user);
         byCtx.put(ctx, m);
         bySri.put(m.sri, m);
         Map<String, Object> hello = new LinkedHashMap<>();
@@ -151,7 +262,7 @@ final class Lobby implements AutoCloseable {
         hello.put("sri", m.sri);
         hello.put("you", user == null ? null : user.name());
         synchronized (this) {
-            hello.put("seeks", seeks.values().stream().map(Seek::json).toList());
+            hello.put("seeks", allSeeks());
             if (!lastGames.isEmpty()) {
                 hello.put("games", gamesNow());
             }
@@ -216,12 +327,13 @@ final class Lobby implements AutoCloseable {
                     .coded("lobbyFull");
         }
         PlayerAccount a = user == null ? null : accounts.seat(user, rules.id);
-        Seek s = new Seek(newId(), m.sri, user == null ? null : user.id(), a == null ? null : a.name(),
+        Seek s = new Seek(prefixed(newId()), m.sri, user == null ? null : user.id(), a == null ? null : a.name(),
                 a == null ? null : a.rating(), a != null && a.provisional(), rules.id, clock, rated, color,
                 System.currentTimeMillis());
         seeks.put(s.id(), s);
         m.seeks.add(s.id());
         broadcast(Map.of("type", "seekAdded", "seek", s.json()));
+        publishState();
         return s;
     }
 
@@ -242,6 +354,7 @@ final class Lobby implements AutoCloseable {
                 m.seeks.remove(id);
             }
             broadcast(Map.of("type", "seekRemoved", "id", id));
+            publishState();
         }
     }
 
@@ -394,8 +507,21 @@ final class Lobby implements AutoCloseable {
 
     // ---- games now, online count ----
 
-    /** The games being played now, most recently moved first (at most {@link #GAMES_SHOWN}). */
+    /** The games being played now on every node, this node's first (at most {@link #GAMES_SHOWN}). */
     List<Map<String, Object>> gamesNow() {
+        List<Map<String, Object>> out = localGamesNow();
+        for (NodeState n : others.values()) {
+            for (Map<String, Object> g : n.games()) {
+                if (out.size() < GAMES_SHOWN) {
+                    out.add(g);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The games being played now on this node, most recently moved first (at most {@link #GAMES_SHOWN}). */
+    private List<Map<String, Object>> localGamesNow() {
         List<Map<String, Object>> out = new ArrayList<>();
         for (GameSnapshot s : games.playingNow(GAMES_SHOWN)) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -410,8 +536,16 @@ final class Lobby implements AutoCloseable {
         return out;
     }
 
-    /** Distinct clients on a lobby or game connection. */
+    /** Clients on a lobby or game connection: distinct on this node, plus each other node's count. */
     int online() {
+        int n = localOnline();
+        for (NodeState o : others.values()) {
+            n += o.online();
+        }
+        return n;
+    }
+
+    private int localOnline() {
         Set<String> clients = new HashSet<>(perClient.keySet());
         clients.addAll(feed.clients());
         return clients.size();
@@ -420,6 +554,10 @@ final class Lobby implements AutoCloseable {
     /** Sends the games-now list and the online count to every lobby connection when they changed. */
     private void broadcastNow() {
         try {
+            if (relay != null) {
+                dropSilentNodes();
+                publishState();
+            }
             String g = write(Map.of("type", "games", "games", gamesNow()));
             String o = write(Map.of("type", "online", "count", online()));
             synchronized (this) {
@@ -517,6 +655,12 @@ final class Lobby implements AutoCloseable {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** An id with this node's prefix (several nodes), else as is. */
+    private String prefixed(String id) {
+        String n = nodeId;
+        return n == null ? id : n + "." + id;
     }
 
     private static String newSri() {

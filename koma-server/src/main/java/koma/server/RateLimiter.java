@@ -4,7 +4,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A token bucket per client address: {@code burst} tokens, refilled at {@code perSecond}; each request takes
- * one. Buckets idle long enough to be full again are dropped now and then, so the map stays small.
+ * one. Buckets idle long enough to be full again are dropped now and then, so the map stays small. With several
+ * nodes the buckets live in Redis ({@link Relay#acquire}, named {@code name:client}), so that a client has the same
+ * allowance whichever node it reaches; when Redis does not answer, the node's own bucket decides.
  */
 final class RateLimiter {
     private static final class Bucket {
@@ -17,9 +19,19 @@ final class RateLimiter {
     private final ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
     private volatile long lastSweep = System.nanoTime();
 
+    private final Relay shared;
+    private final String name;
+
     RateLimiter(double perSecond, int burst) {
+        this(perSecond, burst, null, null);
+    }
+
+    /** With {@code shared} not null, the buckets named {@code name} are shared by the nodes through Redis. */
+    RateLimiter(double perSecond, int burst, Relay shared, String name) {
         this.perSecond = perSecond;
         this.burst = Math.max(1, burst);
+        this.shared = shared;
+        this.name = name;
     }
 
     boolean enabled() {
@@ -30,6 +42,12 @@ final class RateLimiter {
     long acquire(String client) {
         if (!enabled()) {
             return 0;
+        }
+        if (shared != null) {
+            long wait = shared.acquire(name + ":" + client, perSecond, burst);
+            if (wait >= 0) {
+                return wait;
+            }
         }
         long now = System.nanoTime();
         sweep(now);

@@ -14,7 +14,7 @@ import java.util.List;
  */
 public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, double ratePerSecond, int rateBurst,
                            int engineThreads, Limits limits, List<String> trustedProxies, List<String> origins,
-                           EngineWorkers engineWorkers) {
+                           EngineWorkers engineWorkers, Cluster cluster) {
     public static final double DEFAULT_RATE = 20;
     public static final int DEFAULT_BURST = 100;
 
@@ -39,6 +39,42 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
         }
     }
 
+    /** A node alone (no other node shares its database). */
+    public ServerConfig(int port, String bind, String dbUrl, Path dataDir, double ratePerSecond, int rateBurst,
+                        int engineThreads, Limits limits, List<String> trustedProxies, List<String> origins,
+                        EngineWorkers engineWorkers) {
+        this(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, limits, trustedProxies, origins,
+                engineWorkers, null);
+    }
+
+    /**
+     * One of several nodes sharing a PostgreSQL database and a Redis (docs/deploy.md, "Several nodes"): its id
+     * ({@code [a-z0-9]{1,16}}), the base URL the other nodes reach it at, the Redis URI, and the lease: a node whose
+     * renewal is older than this is taken for dead and its games are taken over.
+     */
+    public record Cluster(String redisUri, String nodeId, String address, long leaseMs) {
+        public Cluster {
+            if (redisUri == null || !redisUri.matches("rediss?://.+")) {
+                throw new IllegalArgumentException("--redis: must be redis://HOST:PORT, got " + redisUri);
+            }
+            if (nodeId == null || !koma.server.Cluster.NODE_ID.matcher(nodeId).matches()) {
+                throw new IllegalArgumentException("--node-id: 1 to 16 lower-case letters and digits, got " + nodeId);
+            }
+            if (address == null || !address.matches("https?://[^/]+")) {
+                throw new IllegalArgumentException("--node-address: must be http://HOST:PORT, got " + address);
+            }
+            if (leaseMs < 500 || leaseMs > 600_000) {
+                throw new IllegalArgumentException("--lease: from 500 ms to 10 minutes, got " + leaseMs + " ms");
+            }
+        }
+    }
+
+    /** The same configuration as one of several nodes ({@code c}), or alone (null). */
+    public ServerConfig withCluster(Cluster c) {
+        return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, limits,
+                trustedProxies, origins, engineWorkers, c);
+    }
+
     /** Engine work on this node's own engine threads. */
     public ServerConfig(int port, String bind, String dbUrl, Path dataDir, double ratePerSecond, int rateBurst,
                         int engineThreads, Limits limits, List<String> trustedProxies, List<String> origins) {
@@ -54,19 +90,19 @@ public record ServerConfig(int port, String bind, String dbUrl, Path dataDir, do
     /** The same configuration with other limits. */
     public ServerConfig withLimits(Limits l) {
         return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, l, trustedProxies,
-                origins, engineWorkers);
+                origins, engineWorkers, cluster);
     }
 
     /** The same configuration with trusted proxies. */
     public ServerConfig withTrustedProxies(List<String> proxies) {
         return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, limits, proxies,
-                origins, engineWorkers);
+                origins, engineWorkers, cluster);
     }
 
     /** The same configuration with engine work on workers ({@code w}) or on the node's own threads (null). */
     public ServerConfig withEngineWorkers(EngineWorkers w) {
         return new ServerConfig(port, bind, dbUrl, dataDir, ratePerSecond, rateBurst, engineThreads, limits,
-                trustedProxies, origins, w);
+                trustedProxies, origins, w, cluster);
     }
 
     /** The JDBC URL to use: the given one, or the SQLite file under the data directory. */

@@ -6,7 +6,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs a server from plain arguments ({@code --port N --bind ADDR --db URL --data DIR --rate-limit R --limit NAME=VALUE
- * --redis URI --node-id ID --lease-ms N --trusted-proxy A}); the
+ * --redis URI --node-id ID --lease-ms N --trusted-proxy A
+ * --engine-workers-fallback-ms N}); the
  * {@code koma serve} command is the usual way, this entry point serves tests that start a server as a
  * separate process from the class path.
  */
@@ -21,6 +22,7 @@ public final class ServerMain {
         double rate = ServerConfig.DEFAULT_RATE;
         ServerConfig.Limits limits = ServerConfig.Limits.DEFAULTS;
         String redis = null, nodeId = null;
+        java.time.Duration workers = null;
         List<String> proxies = new java.util.ArrayList<>();
         long lease = 5000;
         for (int i = 0; i + 1 < args.length; i += 2) {
@@ -36,6 +38,7 @@ public final class ServerMain {
                 case "--rate-limit" -> rate = Double.parseDouble(args[i + 1]);
                 case "--redis" -> redis = args[i + 1];
                 case "--trusted-proxy" -> proxies.add(args[i + 1]);
+                case "--engine-workers-fallback-ms" -> workers = java.time.Duration.ofMillis(Long.parseLong(args[i + 1]));
                 case "--node-id" -> nodeId = args[i + 1];
                 case "--lease-ms" -> lease = Long.parseLong(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -43,6 +46,9 @@ public final class ServerMain {
         }
         ServerConfig cfg = new ServerConfig(port, bind, db, data, rate, ServerConfig.DEFAULT_BURST,
                 ServerConfig.defaultEngineThreads()).withLimits(limits).withTrustedProxies(proxies);
+        if (workers != null) {
+            cfg = cfg.withEngineWorkers(new ServerConfig.EngineWorkers(workers));
+        }
         if (redis != null) {
             cfg = cfg.withCluster(new ServerConfig.Cluster(redis, nodeId, "http://" + bind + ":" + port, lease));
         }

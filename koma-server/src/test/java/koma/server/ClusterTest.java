@@ -55,9 +55,16 @@ class ClusterTest {
     private int redisPort, nginxPort;
     private String pgUrl;
     private final List<Feed> feeds = new ArrayList<>();
+    /** Extra options of the nodes (set by a test before it starts the cluster itself). */
+    private final List<String> nodeOptions = new ArrayList<>();
+    private Process worker;
 
     @BeforeEach
-    void startCluster() throws Exception {
+    void startCluster(org.junit.jupiter.api.TestInfo info) throws Exception {
+        if (info.getTestMethod().map(m -> m.getName().startsWith("aWorker")).orElse(false)) {
+            // the nodes send engine work to the workers; a computer move waits a minute before a node plays it itself
+            nodeOptions.addAll(List.of("--engine-workers-fallback-ms", "60000"));
+        }
         String redisBin = which("redis-server");
         String nginxBin = which("nginx");
         boolean ci = "true".equals(System.getenv("CI"));
@@ -83,7 +90,7 @@ class ClusterTest {
         for (Feed f : feeds) {
             f.close();
         }
-        for (Process p : new Process[]{nginx, nodes[0], nodes[1], redis}) {
+        for (Process p : new Process[]{worker, nginx, nodes[0], nodes[1], redis}) {
             if (p != null) {
                 p.destroy();
                 if (!p.waitFor(20, TimeUnit.SECONDS)) {
@@ -192,6 +199,31 @@ class ClusterTest {
         daveLobby.close();
     }
 
+    /**
+     * With the nodes' engine work on workers (issue 14 item 3), one worker process serves the computer's moves and
+     * analyses of games on both nodes; the nodes would play a computer move themselves only after a minute.
+     */
+    @Test
+    void aWorkerServesTheComputerForBothNodes() throws Exception {
+        worker = WorkerProcess.start(pgUrl, 1, "w1", 2000, dir.resolve("worker.log"));
+        for (int i = 0; i < 2; i++) {
+            Player p = new Player(node(i));
+            String id = p.post("/api/games", "{\"variant\":\"shogi\",\"mode\":\"computer\",\"color\":\"second\","
+                    + "\"level\":0}").get("id").asText();
+            long t0 = System.currentTimeMillis();
+            JsonNode g = p.get("/api/games/" + id);
+            while (g.get("moves").size() < 1 && System.currentTimeMillis() - t0 < 20_000) {
+                Thread.sleep(100);
+                g = p.get("/api/games/" + id);
+            }
+            assertEquals(1, g.get("moves").size(), "node " + i + ": the computer's first move, from the worker");
+            assertTrue(System.currentTimeMillis() - t0 < 20_000, "well before the nodes' own 60 s fallback");
+            JsonNode a = p.get("/api/games/" + id + "/analysis?ply=1");
+            // analyses have no fallback on the node: only the worker can have answered
+            assertTrue(a.has("pv") && a.get("pv").size() > 0, "node " + i + ": " + a);
+        }
+    }
+
     // ---- the parts ----
 
     private String node(int i) {
@@ -213,11 +245,12 @@ class ClusterTest {
 
     private Process startNode(int i) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = List.of(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp",
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), ServerMain.class.getName(), "--port", String.valueOf(nodePorts[i]),
                 "--db", pgUrl, "--data", dir.resolve("data" + i).toString(), "--rate-limit", "0", "--redis",
                 "redis://127.0.0.1:" + redisPort, "--node-id", "n" + i, "--lease-ms", String.valueOf(LEASE_MS),
-                "--trusted-proxy", "127.0.0.1");
+                "--trusted-proxy", "127.0.0.1"));
+        cmd.addAll(nodeOptions);
         return started(new ProcessBuilder(cmd), "node" + i + ".log", "listening on port");
     }
 

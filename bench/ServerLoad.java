@@ -69,6 +69,8 @@ import koma.rules.notation.MoveNotation;
  *       at {@code cpuSampleRate} [1000/s] for the whole process, JDK 25+)
  *       of the server is started with {@code jcmd serverPid JFR.start} after the warm-up and written to the
  *       {@code jfr} file when the measured run ends, so the profile holds the measured run only.
+ *   <li>{@code createBase} [none]: several nodes: games are created on this node and played on {@code base}, so
+ *       that each move is forwarded from {@code base} to the game's owner (bench/cluster-load.sh).
  *   <li>{@code maxSeconds} [600]: hard bound on the measured run; {@code timeout} [30] s per request.
  *   <li>{@code http=raw|jdk} [raw]: raw = a minimal HTTP/1.1 client, one keep-alive socket per game, blocking I/O
  *       on virtual threads (Content-Length and chunked answers; a request that fails on a reused connection
@@ -87,7 +89,7 @@ public final class ServerLoad {
     // ------------------------------------------------------------------ options
 
     private final Map<String, String> opt = new LinkedHashMap<>();
-    private final String base, variant, mode, picker, httpKind, hostHeader;
+    private final String base, variant, mode, picker, httpKind, hostHeader, createBase;
     private final int port;
     private final int games, movesPerGame, warmupMoves, warmupGames, rounds;
     private final long seed, paceMs, serverPid, clk, timeoutS, maxSeconds;
@@ -121,6 +123,10 @@ public final class ServerLoad {
         port = Integer.parseInt(base.substring(base.lastIndexOf(':') + 1));
         hostHeader = base.substring("http://".length());
         httpKind = get("http", "raw");
+        createBase = opt.get("createBase");
+        if (createBase != null && !createBase.matches("http://127\\.0\\.0\\.1:\\d+")) {
+            throw new IllegalArgumentException("createBase: only http://127.0.0.1:PORT is allowed, got " + createBase);
+        }
         variant = get("variant", "chess");
         mode = get("mode", "closed");
         picker = get("picker", "local");
@@ -182,7 +188,8 @@ public final class ServerLoad {
         }
 
         void create() throws IOException, InterruptedException {
-            Answer r = post(this, "/api/games", "{\"variant\":\"" + variant + "\",\"mode\":\"hotseat\"}", null);
+            String req = "{\"variant\":\"" + variant + "\",\"mode\":\"hotseat\"}";
+            Answer r = createBase == null ? post(this, "/api/games", req, null) : createOn(createBase, req);
             String body = r.body();
             if (r.status() != 201 && r.status() != 200) {
                 throw new Failure("create", r.status(), body);
@@ -267,6 +274,17 @@ public final class ServerLoad {
 
     /** An answer: status code, body (decoded as ISO-8859-1 in raw mode: only ASCII is looked for), Set-Cookie values. */
     private record Answer(int status, String body, List<String> setCookies) {
+    }
+
+    /**
+     * Several nodes: a game created on another node ({@code createBase}), so that every move sent to {@code base}
+     * is forwarded to the game's owner (the forwarding hop's cost).
+     */
+    private Answer createOn(String node, String body) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(node + "/api/games"))
+                .timeout(Duration.ofSeconds(timeoutS)).header("Content-Type", "application/json").header("Origin", node)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body(), r.headers().allValues("set-cookie"));
     }
 
     private Answer post(Game g, String path, String body, String cookie) throws IOException, InterruptedException {

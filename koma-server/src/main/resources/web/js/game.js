@@ -324,7 +324,8 @@ export class GamePage {
     q('#sound').textContent = t(muted() ? 'view.sound.off' : 'view.sound.on');
     q('#sound').setAttribute('aria-pressed', String(!muted()));
     q('#move-input-label').textContent = t('move.type');
-    q('#move-input').placeholder = t('move.type.example.' + this.family);
+    // a rule set may have its own example (a real first move in its move style: the 5x5 board has no 7g); else the family's
+    q('#move-input').placeholder = tOrNull('move.type.example.' + this.variant.id) ?? t('move.type.example.' + this.family);
     q('#move-send').textContent = t('move.play');
     const opt = (v, cur, label) => h('option', { value: v, selected: v === cur }, label);
     const set = this.board ? this.board.opts.pieceSet : this.prefs.pieceSet || 'kanji';

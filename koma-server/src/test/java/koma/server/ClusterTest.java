@@ -55,6 +55,7 @@ class ClusterTest {
     private int redisPort, nginxPort;
     private String pgUrl;
     private final List<Feed> feeds = new ArrayList<>();
+    private final List<koma.server.browser.Browser> browsers = new ArrayList<>();
     /** Extra options of the nodes (set by a test before it starts the cluster itself). */
     private final List<String> nodeOptions = new ArrayList<>();
     private Process worker;
@@ -89,6 +90,9 @@ class ClusterTest {
     void stopCluster(org.junit.jupiter.api.TestInfo info) throws Exception {
         for (Feed f : feeds) {
             f.close();
+        }
+        for (koma.server.browser.Browser b : browsers) {
+            b.close();
         }
         for (Process p : new Process[]{worker, nginx, nodes[0], nodes[1], redis}) {
             if (p != null) {
@@ -137,6 +141,11 @@ class ClusterTest {
         for (Feed f : List.of(aliceFeed, bobFeed, watcher)) {
             f.await(s -> s.moves.size() == opening.length, "all feeds have the 5 moves before the kill");
         }
+        // and a real page, in headless Chromium through nginx, follows the game as a spectator
+        koma.server.browser.Browser page = new koma.server.browser.Browser(nginx());
+        browsers.add(page);
+        page.open("/game/" + id);
+        page.waiting(30).until(d -> page.shownPly() == opening.length);
         // the game lives on node 0, where it was made: kill it
         nodes[0].destroyForcibly();
         assertTrue(nodes[0].waitFor(10, TimeUnit.SECONDS));
@@ -171,6 +180,9 @@ class ClusterTest {
         for (Feed f : List.of(aliceFeed, bobFeed, watcher)) {
             f.await(s -> s.moves.equals(acknowledged), f.name + " ends with the game's moves");
         }
+        // the page reconnected by itself (its node may have been the dead one) and shows the two new moves
+        page.waiting(60).until(d -> page.shownPly() == acknowledged.size());
+        page.screenshot("cluster-page-after-failover");
         System.out.println("cluster: moves " + acknowledged + "; Bob charged " + charged + " ms over " + wall + " ms; feeds reconnected: alice "
                 + aliceFeed.connects + ", bob " + bobFeed.connects + ", watcher " + watcher.connects);
     }

@@ -216,7 +216,12 @@ class SecurityTest {
                 JsonNode body = a.json(); // parses: the id did not break the JSON
                 Iterator<String> fields = body.fieldNames();
                 assertEquals("error", fields.next(), what);
-                assertTrue(!fields.hasNext(), what + ": one field only, nothing injected: " + TestClient.brief(a));
+                // the refusal's text, then its code and (empty) params for the page's translation: nothing injected
+                assertEquals("code", fields.next(), what);
+                assertEquals("params", fields.next(), what);
+                assertTrue(!fields.hasNext(), what + ": three fields only, nothing injected: " + TestClient.brief(a));
+                assertEquals("noGame", body.get("code").asText(), what);
+                assertEquals(0, body.get("params").size(), what);
                 String err = body.get("error").asText();
                 // the id, if quoted back, is quoted whole (the escape round-trips), never cut at the quote
                 assertTrue(!err.contains("\"") || err.contains(e.getValue()), what + ": " + err);

@@ -452,7 +452,20 @@ public final class KomaServer implements AutoCloseable {
             };
             feed.relayedGame(ctx, seat, r[1], g.path("version").asInt());
         } catch (Forwarder.Unreachable e) {
-            // the owner is gone: the page reconnects, and once the lease runs out a node takes the game over
+            // the owner is gone: wait out its lease (bounded), take the game over and serve this connection here
+            long deadline = System.currentTimeMillis() + 2 * cluster.leaseMs() + 2_000;
+            while (System.currentTimeMillis() < deadline && ctx.session.isOpen()) {
+                try {
+                    Thread.sleep(Math.max(100, cluster.leaseMs() / 4));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+                if (cluster.owner(id).mine()) {
+                    feed.disconnect(ctx); // registered as relayed: connected again below as this node's own feed
+                    return false;
+                }
+            }
             ctx.closeSession(1013, "the game's node does not answer; reconnect");
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             ctx.closeSession(1011, "game " + id + ": unreadable answer of its node");

@@ -182,6 +182,8 @@ class ClusterTest {
         }
         // the page reconnected by itself (its node may have been the dead one) and shows the two new moves
         page.waiting(60).until(d -> page.shownPly() == acknowledged.size());
+        page.waiting(60).until(d -> Boolean.FALSE.equals(page.js(
+                "return document.querySelector('.game-page').classList.contains('offline');")));
         page.screenshot("cluster-page-after-failover");
         System.out.println("cluster: moves " + acknowledged + "; Bob charged " + charged + " ms over " + wall + " ms; feeds reconnected: alice "
                 + aliceFeed.connects + ", bob " + bobFeed.connects + ", watcher " + watcher.connects);

@@ -150,7 +150,7 @@ final class BotApi {
             for (Challenges.Challenge c : challenges.of(a.user().id())) {
                 s.send(write(Map.of("type", "challenge", "challenge", challenge(c))));
             }
-            for (GameSnapshot g : games.playingNow(Integer.MAX_VALUE)) {
+            for (GameSnapshot g : games.playing(a.user().id(), PLAYING_MAX)) {
                 int side = sideOf(g, a.user().id());
                 if (side >= 0) {
                     s.send(write(Map.of("type", "gameStart", "game", gameEvent(g, side))));
@@ -362,7 +362,7 @@ final class BotApi {
                 for (int side = 0; side < 2; side++) {
                     PlayerAccount p = s.accounts().get(side);
                     if (p != null) {
-                        streams.send(userKey(p.userId()), write(Map.of("type", type, "game", gameEvent(s, side))));
+                        toUser(p.userId(), write(Map.of("type", type, "game", gameEvent(s, side))));
                     }
                 }
             }
@@ -371,8 +371,34 @@ final class BotApi {
 
     private void challengeEvent(Challenges.Challenge c, String type) {
         String line = write(Map.of("type", type, "challenge", challenge(c)));
-        streams.send(userKey(c.challenger.id()), line);
-        streams.send(userKey(c.dest.id()), line);
+        toUser(c.challenger.id(), line);
+        toUser(c.dest.id(), line);
+    }
+
+    /** Several nodes: the relay that carries the accounts' event-stream lines to the other nodes; null when alone. */
+    private volatile Relay relay;
+
+    /**
+     * Several nodes: event-stream lines go to the other nodes too (an account's stream may be open on any of them),
+     * and challenge ids start with this node's id so that answers reach the node that holds the challenge.
+     */
+    void useRelay(Relay r, String nodeId) {
+        relay = r;
+        challenges.prefixIds(nodeId);
+    }
+
+    /** A line of another node for an account's event streams on this node. */
+    void fromOtherNode(String userId, String line) {
+        streams.send(userKey(userId), line);
+    }
+
+    /** A line for an account's event streams, on this node and (several nodes) on the others. */
+    private void toUser(String userId, String line) {
+        streams.send(userKey(userId), line);
+        Relay r = relay;
+        if (r != null) {
+            r.publishUser(userId, line);
+        }
     }
 
     void stop() {

@@ -92,7 +92,8 @@ final class Challenges {
             if (open.size() >= MAX) {
                 throw new GameError(GameError.Kind.UNAVAILABLE, "challenges: the server holds " + MAX + ", its limit", 10);
             }
-            c = new Challenge(newId(), from, dest, terms, System.currentTimeMillis());
+            c = new Challenge(prefix == null ? newId() : prefix + "." + newId(), from, dest, terms,
+                    System.currentTimeMillis());
             open.put(c.id, c);
         }
         notify.accept(c, "challenge");
@@ -188,6 +189,13 @@ final class Challenges {
                 break; // in creation order: the rest are younger
             }
         }
+    }
+
+    /** Several nodes: this node's id, which starts every challenge id made here (the answers are sent here). */
+    private volatile String prefix;
+
+    void prefixIds(String nodeId) {
+        prefix = nodeId;
     }
 
     private static String newId() {

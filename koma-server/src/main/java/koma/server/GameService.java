@@ -292,6 +292,7 @@ final class GameService implements AutoCloseable {
 
     /** Creates a game for a client (its key counts its unfinished games). */
     Seated create(NewGame req, String client) {
+        requireSharedRoom(client);
         Set<String> mine = byCreator.get(client);
         if (mine != null && mine.size() >= limits.gamesPerClient()) {
             // at the cap: forget the games that ended meanwhile (those unloaded from memory are asked of the database)
@@ -321,6 +322,10 @@ final class GameService implements AutoCloseable {
         LiveGame g = LiveGame.create(newGameId(), req.rules(), req.mode(), req.start(), req.clock(), req.moves(), creator,
                 req.level(), hash(token), client, now);
         CompletableFuture<LiveGame.Change> f;
+        Relay r = relay;
+        if (r != null && !g.finished()) {
+            r.member(creatorKey(client), g.id, true, CREATOR_TTL_S);
+        }
         synchronized (g) {
             games.put(g.id, g);
             if (!g.finished()) {
@@ -330,6 +335,50 @@ final class GameService implements AutoCloseable {
             afterChange(g);
         }
         return new Seated(g, token, f);
+    }
+
+    /** Several nodes: how long a client's shared list of unfinished games is kept after its last new game, s. */
+    private static final long CREATOR_TTL_S = 60L * 24 * 3600;
+    /** Several nodes: the Redis that holds each client's unfinished games made on any node; null when alone. */
+    private volatile Relay relay;
+
+    /** Several nodes: the per-client cap on unfinished games counts the games made on every node ({@code r}). */
+    void shareCounts(Relay r) {
+        this.relay = r;
+    }
+
+    private static String creatorKey(String client) {
+        return "creator:" + client;
+    }
+
+    /**
+     * Several nodes: refuses a client at the cap counting its unfinished games on every node; the games that ended
+     * meanwhile are dropped from its list first (their status read here or from the database).
+     */
+    private void requireSharedRoom(String client) {
+        Relay r = relay;
+        if (r == null) {
+            return;
+        }
+        Set<String> ids = r.members(creatorKey(client));
+        if (ids == null || ids.size() < limits.gamesPerClient()) {
+            return;
+        }
+        int unfinished = 0;
+        for (String id : ids) {
+            LiveGame g = games.get(id);
+            String status = g != null ? g.snapshot().status() : db.status(id);
+            if ("active".equals(status) || "waiting".equals(status)) {
+                unfinished++;
+            } else {
+                r.member(creatorKey(client), id, false, CREATOR_TTL_S);
+            }
+        }
+        if (unfinished >= limits.gamesPerClient()) {
+            throw new GameError(GameError.Kind.TOO_MANY, "games: you have " + unfinished
+                    + " unfinished games, the limit per client; finish or resign one first", 60)
+                    .coded("tooManyGames", "n", unfinished);
+        }
     }
 
     /** A game made in the lobby with both seats taken: its seat tokens per side, and the join's commit. */
@@ -460,6 +509,12 @@ final class GameService implements AutoCloseable {
             LiveGame g = find(id);
             if (g != null) {
                 out.add(g.snapshot());
+            } else if (cluster != null) {
+                // another node owns it: its last committed state, read from the database (a copy, never changed)
+                LiveGame.Stored stored = db.load(id);
+                if (stored != null) {
+                    out.add(LiveGame.restore(stored, System.currentTimeMillis()).snapshot());
+                }
             }
         }
         return out;

@@ -84,9 +84,11 @@ public final class KomaServer implements AutoCloseable {
             cluster = new Cluster(db.dataSource(), cfg.cluster());
             forwarder = new Forwarder(cluster.secretHeader());
             games.useCluster(cluster);
+            games.shareCounts(relay);
             games.addListener(relay::publishGame);
             accounts.useRelay(relay);
             lobby.useRelay(relay, cfg.cluster().nodeId());
+            botApi.useRelay(relay, cfg.cluster().nodeId());
         } else {
             relay = null;
             cluster = null;
@@ -149,6 +151,11 @@ public final class KomaServer implements AutoCloseable {
             @Override
             public void auth(String invalidation) {
                 accounts.signedOutElsewhere(invalidation);
+            }
+
+            @Override
+            public void userEvent(String userId, String line) {
+                botApi.fromOtherNode(userId, line);
             }
         };
     }
@@ -243,6 +250,28 @@ public final class KomaServer implements AutoCloseable {
         return bytes;
     }
 
+    /** Several nodes: an answer to a challenge goes to the node that holds it (its id starts with the node's id). */
+    private void routeChallenge(Context ctx) throws Exception {
+        if (isForwarded(ctx) || !ctx.method().name().equals("POST")) {
+            return;
+        }
+        String id = ctx.pathParam("id");
+        String node = Lobby.nodeOf(id);
+        if (node == null || node.equals(cluster.nodeId())) {
+            return;
+        }
+        String address = cluster.address(node);
+        if (address == null) {
+            throw GameError.notFound("no open challenge with id '" + id + "' (its node is gone)");
+        }
+        try {
+            forwarder.forward(ctx, address, client(ctx));
+        } catch (Forwarder.Unreachable e) {
+            throw GameError.notFound("no open challenge with id '" + id + "' (its node does not answer)");
+        }
+        ctx.skipRemainingHandlers();
+    }
+
     /** A request another node forwarded (it carries the nodes' secret). */
     private boolean isForwarded(Context ctx) {
         return cluster != null && cluster.trusted(ctx.header(Forwarder.NODE_HEADER));
@@ -259,6 +288,7 @@ public final class KomaServer implements AutoCloseable {
             app.before("/api/bot/game/stream/{id}", ctx -> routeGame(ctx, ctx.pathParam("id")));
             app.before("/api/board/game/stream/{id}", ctx -> routeGame(ctx, ctx.pathParam("id")));
             app.before("/api/lobby/*", this::routeLobby);
+            app.before("/api/challenge/{id}/*", this::routeChallenge);
         }
         app.get("/api/variants", ctx -> ctx.json(GameView.variants()));
         app.get("/api/variants/{id}", ctx -> {

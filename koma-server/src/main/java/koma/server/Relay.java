@@ -21,7 +21,8 @@ import redis.clients.jedis.JedisPubSub;
  * The nodes' Redis (docs/deploy.md, "Several nodes"): pub/sub between them, as lila and lila-ws talk, and the shared
  * rate-limit buckets. A game's owner publishes each committed change on {@code koma:g:<id>} (its events with their
  * versions and audiences); every node hears every game channel and hands the events to its feeds of that game.
- * The lobby's state ({@code koma:lobby}) and sign-outs ({@code koma:auth}) go the same way. Publishing runs on one
+ * The lobby's state ({@code koma:lobby}), sign-outs ({@code koma:auth}) and the lines of the accounts' event streams
+ * ({@code koma:u}: challenges, game starts and ends) go the same way. Publishing runs on one
  * thread, so a game's changes leave in version order, behind a bounded queue ({@link #PUBLISH_QUEUE}): a change
  * that does not fit is not relayed, and a feed that then sees a version gap resyncs.
  */
@@ -32,6 +33,7 @@ final class Relay implements AutoCloseable {
     static final String GAME_PREFIX = "koma:g:";
     static final String LOBBY = "koma:lobby";
     static final String AUTH = "koma:auth";
+    static final String USER = "koma:u";
 
     /** One event of a game as another node relays it: version, audience and its JSON. */
     record RemoteEvent(int version, GameEvent.Audience audience, String json) {
@@ -48,6 +50,10 @@ final class Relay implements AutoCloseable {
         void lobby(JsonNode message);
 
         void auth(String invalidation);
+
+        /** A line for an account's event streams ({@code /api/stream/event}) on this node, from another node. */
+        default void userEvent(String userId, String line) {
+        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -118,6 +124,12 @@ final class Relay implements AutoCloseable {
         publisher.execute(() -> publish(AUTH, invalidation));
     }
 
+    /** A line for an account's event streams, for the other nodes (each sends it to that account's streams it holds). */
+    void publishUser(String userId, String line) {
+        String text = "{\"node\":" + quote(nodeId) + ",\"user\":" + quote(userId) + ",\"line\":" + quote(line) + "}";
+        publisher.execute(() -> publish(USER, text));
+    }
+
     private void publish(String channel, String text) {
         try {
             redis.publish(channel, text);
@@ -141,6 +153,33 @@ final class Relay implements AutoCloseable {
         }
     }
 
+    /**
+     * The members of a shared set (several nodes: the unfinished games a client made on any node), or null when
+     * Redis did not answer (the caller then counts on its own).
+     */
+    java.util.Set<String> members(String key) {
+        try {
+            return redis.smembers("koma:set:" + key);
+        } catch (RuntimeException e) {
+            LOG.warn("relay: set {} not read: {}", key, e.getMessage());
+            return null;
+        }
+    }
+
+    /** Adds to (or, with {@code add} false, removes from) a shared set, kept {@code ttlSeconds} after its last change. */
+    void member(String key, String value, boolean add, long ttlSeconds) {
+        try {
+            if (add) {
+                redis.sadd("koma:set:" + key, value);
+                redis.expire("koma:set:" + key, ttlSeconds);
+            } else {
+                redis.srem("koma:set:" + key, value);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("relay: set {} not changed: {}", key, e.getMessage());
+        }
+    }
+
     private void listen() {
         while (!closed) {
             try (Jedis j = new Jedis(java.net.URI.create(uri))) {
@@ -156,7 +195,7 @@ final class Relay implements AutoCloseable {
                     }
                 };
                 subscription = sub;
-                j.psubscribe(sub, GAME_PREFIX + "*", LOBBY, AUTH);
+                j.psubscribe(sub, GAME_PREFIX + "*", LOBBY, AUTH, USER);
             } catch (RuntimeException e) {
                 if (!closed) {
                     LOG.warn("relay: subscription lost ({}); again in 1 s", e.getMessage());
@@ -186,6 +225,11 @@ final class Relay implements AutoCloseable {
                 l.lobby(JSON.readTree(message));
             } else if (channel.equals(AUTH)) {
                 l.auth(message);
+            } else if (channel.equals(USER)) {
+                JsonNode m = JSON.readTree(message);
+                if (!m.path("node").asText().equals(nodeId)) {
+                    l.userEvent(m.path("user").asText(), m.path("line").asText());
+                }
             }
         } catch (Exception e) {
             LOG.warn("relay: a message on {} could not be handled: {}", channel, e.toString());

@@ -66,6 +66,9 @@ class ClusterTest {
             // the nodes send engine work to the workers; a computer move waits a minute before a node plays it itself
             nodeOptions.addAll(List.of("--engine-workers-fallback-ms", "60000"));
         }
+        if (info.getTestMethod().map(m -> m.getName().startsWith("aClients")).orElse(false)) {
+            nodeOptions.addAll(List.of("--limit", "gamesPerClient=2"));
+        }
         String redisBin = which("redis-server");
         String nginxBin = which("nginx");
         boolean ci = "true".equals(System.getenv("CI"));
@@ -235,6 +238,115 @@ class ClusterTest {
             JsonNode a = p.get("/api/games/" + id + "/analysis?ply=1");
             // analyses have no fallback on the node: only the worker can have answered
             assertTrue(a.has("pv") && a.get("pv").size() > 0, "node " + i + ": " + a);
+        }
+    }
+
+    /**
+     * The Bot API across nodes: a bot's event stream on one node hears a challenge made on the other (over Redis),
+     * its answer goes to the node holding the challenge, the game starts there, and the bot plays it and follows its
+     * game stream through its own node (forwarded).
+     */
+    @Test
+    void aChallengeMadeOnOneNodeReachesABotOnTheOther() throws Exception {
+        AccountAdmin.Created white = AccountAdmin.add(pgUrl, "WhiteBot", true);
+        AccountAdmin.Created black = AccountAdmin.add(pgUrl, "BlackBot", true);
+        Ndjson events = new Ndjson(node(0) + "/api/stream/event", black.token());
+        Thread.sleep(500); // the stream is open before the challenge
+        String challenge = form(node(1), "/api/challenge/" + black.name(), white.token(),
+                "variant=chess&clock.limit=600&clock.increment=0&color=white").get("id").asText();
+        JsonNode seen = events.await(m -> m.path("type").asText().equals("challenge")).get("challenge");
+        assertEquals(challenge, seen.get("id").asText(), "the challenge made on node 1 reached the stream on node 0");
+        form(node(0), "/api/challenge/" + challenge + "/accept", black.token(), "");
+        String game = events.await(m -> m.path("type").asText().equals("gameStart")).get("game").get("gameId").asText();
+        Ndjson gameStream = new Ndjson(node(0) + "/api/bot/game/stream/" + game, black.token());
+        gameStream.await(m -> m.path("type").asText().equals("gameFull"));
+        form(node(1), "/api/bot/game/" + game + "/move/e2e4", white.token(), "");
+        JsonNode state = gameStream.await(m -> m.path("type").asText().equals("gameState")
+                && m.path("moves").asText().equals("e2e4"));
+        assertEquals("started", state.get("status").asText());
+        form(node(0), "/api/bot/game/" + game + "/move/e7e5", black.token(), "");
+        gameStream.await(m -> m.path("type").asText().equals("gameState")
+                && m.path("moves").asText().equals("e2e4 e7e5"));
+        events.close();
+        gameStream.close();
+    }
+
+    /** The cap on a client's unfinished games (here 2) counts the games it made on every node. */
+    @Test
+    void aClientsGameCapCountsEveryNode() throws Exception {
+        Player p = new Player(node(0));
+        String body = "{\"variant\":\"chess\",\"mode\":\"hotseat\"}";
+        p.post("/api/games", body);
+        p.withBase(node(1)).post("/api/games", body);
+        HttpResponse<String> third = p.http.send(HttpRequest.newBuilder(URI.create(node(0) + "/api/games"))
+                .header("Content-Type", "application/json").header("Origin", node(0)).header("X-Forwarded-For", p.address)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(429, third.statusCode(), third.body());
+        assertEquals("tooManyGames", JSON.readTree(third.body()).get("code").asText(), third.body());
+        // another client is not held back by it
+        new Player(node(0)).post("/api/games", body);
+    }
+
+    /** A form POST with an API token (as lichess-bot sends them); 200 expected. */
+    private static JsonNode form(String base, String path, String token, String body) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), "POST " + path + " on " + base + ": " + r.body());
+        return JSON.readTree(r.body());
+    }
+
+    /** An ndjson stream read as it comes (the Bot API's event and game streams). */
+    private static final class Ndjson {
+        final List<JsonNode> lines = new CopyOnWriteArrayList<>();
+        private final java.util.concurrent.CompletableFuture<HttpResponse<Void>> call;
+
+        Ndjson(String url, String token) {
+            call = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(url))
+                    .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.fromLineSubscriber(
+                    new java.util.concurrent.Flow.Subscriber<String>() {
+                        @Override
+                        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+                            s.request(Long.MAX_VALUE);
+                        }
+
+                        @Override
+                        public void onNext(String line) {
+                            if (!line.isBlank()) {
+                                try {
+                                    lines.add(JSON.readTree(line));
+                                } catch (IOException e) {
+                                    throw new java.io.UncheckedIOException(e);
+                                }
+                            }
+                        }
+
+                        @Override
+                        public void onError(Throwable t) {
+                        }
+
+                        @Override
+                        public void onComplete() {
+                        }
+                    }));
+        }
+
+        JsonNode await(Predicate<JsonNode> p) throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (System.nanoTime() < end) {
+                for (JsonNode m : lines) {
+                    if (p.test(m)) {
+                        return m;
+                    }
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("the stream did not say it; it said " + lines);
+        }
+
+        void close() {
+            call.cancel(true);
         }
     }
 

@@ -120,6 +120,22 @@ final class Forwarder {
         }
     }
 
+    /** A node-to-node POST of a JSON body (several nodes' own calls, such as taking a pool entry): status and body. */
+    String[] postInternal(String address, String path, String jsonBody, String client) throws Unreachable {
+        HttpRequest r = HttpRequest.newBuilder(URI.create(address + path)).timeout(TIMEOUT).header(NODE_HEADER, secret)
+                .header(CLIENT_HEADER, client).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(jsonBody)).build();
+        try {
+            HttpResponse<String> a = http.send(r, HttpResponse.BodyHandlers.ofString());
+            return new String[]{String.valueOf(a.statusCode()), a.body()};
+        } catch (IOException e) {
+            throw new Unreachable("node at " + address + " did not answer: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Unreachable("interrupted", e);
+        }
+    }
+
     /**
      * Fetches a game's view from its owner for a relayed feed: GET /api/games/{id} with the connection's cookies.
      * Returns the status and body.

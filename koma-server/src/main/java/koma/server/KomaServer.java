@@ -89,6 +89,7 @@ public final class KomaServer implements AutoCloseable {
             accounts.useRelay(relay);
             lobby.useRelay(relay, cfg.cluster().nodeId());
             botApi.useRelay(relay, cfg.cluster().nodeId());
+            lobby.pairAcrossNodes(this::takePoolEntry);
         } else {
             relay = null;
             cluster = null;
@@ -248,6 +249,36 @@ public final class KomaServer implements AutoCloseable {
         }
         ctx.attribute("koma.body", bytes);
         return bytes;
+    }
+
+    /**
+     * Several nodes: asks {@code node} to pair its pool entry with this node's player ({@code POST
+     * /api/lobby/pool/take}, node to node); the game and this player's seat token, or null when the entry is gone or
+     * the node does not answer.
+     */
+    private Lobby.Pairing takePoolEntry(String node, String entryId, String variant, String clock, Accounts.User user,
+                                        String client) {
+        String address = cluster.address(node);
+        if (address == null) {
+            return null;
+        }
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("entry", entryId);
+        body.put("variant", variant);
+        body.put("clock", clock);
+        body.put("userId", user == null ? null : user.id());
+        body.put("userName", user == null ? null : user.name());
+        try {
+            String[] r = forwarder.postInternal(address, "/api/lobby/pool/take", json.writeValueAsString(body), client);
+            if (!r[0].equals("200")) {
+                return null;
+            }
+            JsonNode a = json.readTree(r[1]);
+            return a.path("game").isTextual() ? new Lobby.Pairing(a.get("game").asText(), a.get("token").asText()) : null;
+        } catch (Forwarder.Unreachable | IOException e) {
+            LOG.info("pool entry {} of node {} not taken: {}", entryId, node, e.getMessage());
+            return null;
+        }
     }
 
     /** Several nodes: an answer to a challenge goes to the node that holds it (its id starts with the node's id). */
@@ -1102,6 +1133,20 @@ public final class KomaServer implements AutoCloseable {
                     strings(b, "clocks"), b.node().path("rated").asBoolean(false));
             Map<String, Object> m = new java.util.LinkedHashMap<>();
             m.put("game", game);
+            ctx.json(m);
+        });
+        app.post("/api/lobby/pool/take", ctx -> {
+            if (!isForwarded(ctx)) {
+                throw ApiException.notFound("no such API endpoint: POST " + ctx.path());
+            }
+            Body b = body(ctx);
+            String userId = b.string("userId", false, 64);
+            Accounts.User u = userId == null ? null : new Accounts.User(userId, b.string("userName", true, 64), false, 0);
+            Lobby.Pairing p = lobby.takePool(b.string("entry", true, 64), b.string("variant", true, 32),
+                    b.string("clock", true, 16), u);
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("game", p == null ? null : p.gameId());
+            m.put("token", p == null ? null : p.token());
             ctx.json(m);
         });
         app.post("/api/lobby/pool/leave", ctx -> {

@@ -85,7 +85,28 @@ final class Lobby implements AutoCloseable {
     }
 
     /** A player waiting in the quick-pairing pool: the rule sets and clocks they would play. */
-    record PoolEntry(Member member, List<String> variants, List<String> clocks, boolean rated, long since) {
+    record PoolEntry(String id, Member member, List<String> variants, List<String> clocks, boolean rated, long since) {
+        /** The entry as the other nodes hear it (several nodes): who waits for which games. */
+        Map<String, Object> json() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", id);
+            m.put("variants", variants);
+            m.put("clocks", clocks);
+            m.put("rated", rated);
+            m.put("userId", member.user == null ? null : member.user.id());
+            m.put("name", member.user == null ? null : member.user.name());
+            m.put("client", member.client);
+            return m;
+        }
+    }
+
+    /**
+     * Several nodes: how this node takes a pool entry of another node for one of its players (the entry's node
+     * pairs them, or says the entry is gone); given by the web layer, which knows the other nodes.
+     */
+    interface PoolTaker {
+        /** The game and the seat token for this node's player, or null when the entry is no longer there. */
+        Pairing take(String node, String entryId, String variant, String clock, Accounts.User user, String client);
     }
 
     /** A game made in the lobby, for a member: its id and the seat token the member takes. */
@@ -111,7 +132,14 @@ final class Lobby implements AutoCloseable {
 
     /** Another node's lobby as it last said: its seeks (as listed), online count and games being played. */
     private record NodeState(List<Map<String, Object>> seeks, int online, List<Map<String, Object>> games,
-                             long heardAt) {
+                             List<Map<String, Object>> pool, long heardAt) {
+    }
+
+    private volatile PoolTaker poolTaker;
+
+    /** Several nodes: pairing with the players waiting in other nodes' pools goes through {@code t}. */
+    void pairAcrossNodes(PoolTaker t) {
+        poolTaker = t;
     }
 
     /** The other nodes' lobbies, by node id; a node not heard for {@link #NODE_SILENCE_MS} is dropped. */
@@ -163,6 +191,9 @@ final class Lobby implements AutoCloseable {
         }
         m.put("online", localOnline());
         m.put("games", localGamesNow());
+        synchronized (this) {
+            m.put("pool", pool.stream().map(PoolEntry::json).toList());
+        }
         r.publishLobby(write(m));
     }
 
@@ -185,8 +216,14 @@ final class Lobby implements AutoCloseable {
                 games.add(json.convertValue(g, Map.class));
             }
         }
+        List<Map<String, Object>> waiting = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode e : message.path("pool")) {
+            if (waiting.size() < MAX_MEMBERS) {
+                waiting.add(json.convertValue(e, Map.class));
+            }
+        }
         synchronized (this) {
-            NodeState before = others.put(node, new NodeState(list, message.path("online").asInt(0), games,
+            NodeState before = others.put(node, new NodeState(list, message.path("online").asInt(0), games, waiting,
                     System.currentTimeMillis()));
             announce(before == null ? List.of() : before.seeks(), list);
         }
@@ -426,6 +463,7 @@ final class Lobby implements AutoCloseable {
         }
         PoolEntry partner;
         PoolEntry mine;
+        Map<String, Object> remoteEntry = null;
         String variant = null, clock = null;
         synchronized (this) {
             Member m = member(sri);
@@ -433,7 +471,7 @@ final class Lobby implements AutoCloseable {
             if (m.pool != null) {
                 pool.remove(m.pool);
             }
-            mine = new PoolEntry(m, List.copyOf(new LinkedHashSet<>(variants)), List.copyOf(new LinkedHashSet<>(clocks)),
+            mine = new PoolEntry(prefixed(newId()), m, List.copyOf(new LinkedHashSet<>(variants)), List.copyOf(new LinkedHashSet<>(clocks)),
                     rated, System.currentTimeMillis());
             partner = null;
             for (PoolEntry e : pool) {
@@ -449,13 +487,34 @@ final class Lobby implements AutoCloseable {
                 }
             }
             if (partner == null) {
-                pool.add(mine);
-                m.pool = mine;
-                m.out.send(write(Map.of("type", "pool", "waiting", true)));
-                return null;
+                Map<String, Object> remote = remotePartner(mine, user);
+                if (remote != null) {
+                    remoteEntry = remote;
+                } else {
+                    waitInPool(m, mine);
+                    return null;
+                }
+            } else {
+                pool.remove(partner);
+                partner.member().pool = null;
             }
-            pool.remove(partner);
-            partner.member().pool = null;
+        }
+        if (remoteEntry != null) {
+            // another node's player: that node pairs them (or says the entry went meanwhile: then this one waits)
+            @SuppressWarnings("unchecked")
+            List<String> vs = (List<String>) remoteEntry.get("variants"), cs = (List<String>) remoteEntry.get("clocks");
+            String v = vs.stream().filter(mine.variants()::contains).findFirst().orElseThrow();
+            String c = cs.stream().filter(mine.clocks()::contains).findFirst().orElseThrow();
+            Pairing p = poolTaker.take(nodeOf((String) remoteEntry.get("id")), (String) remoteEntry.get("id"), v, c, user,
+                    mine.member().client);
+            synchronized (this) {
+                if (p == null) {
+                    waitInPool(mine.member(), mine);
+                    return null;
+                }
+            }
+            offerSeat(mine.member().sri, p.gameId(), p.token());
+            return p.gameId();
         }
         RuleSet rules = RuleSet.of(variant);
         int partnerSide = RANDOM.nextInt(2);
@@ -468,6 +527,65 @@ final class Lobby implements AutoCloseable {
         return p.game().id;
     }
 
+    /** Puts a player in this node's pool to wait. Monitor held. */
+    private void waitInPool(Member m, PoolEntry e) {
+        pool.add(e);
+        m.pool = e;
+        m.out.send(write(Map.of("type", "pool", "waiting", true)));
+        publishState();
+    }
+
+    /** A compatible player waiting in another node's pool (several nodes), or null. Monitor held. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> remotePartner(PoolEntry mine, Accounts.User user) {
+        if (poolTaker == null) {
+            return null;
+        }
+        for (NodeState n : others.values()) {
+            for (Map<String, Object> e : n.pool()) {
+                Object uid = e.get("userId");
+                if (!Boolean.valueOf(mine.rated()).equals(e.get("rated"))
+                        || user != null && user.id().equals(uid)
+                        || user == null && uid == null && mine.member().client.equals(e.get("client"))) {
+                    continue;
+                }
+                List<String> vs = (List<String>) e.get("variants"), cs = (List<String>) e.get("clocks");
+                if (vs != null && cs != null && vs.stream().anyMatch(mine.variants()::contains)
+                        && cs.stream().anyMatch(mine.clocks()::contains)) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Another node's player takes this node's pool entry {@code entryId} (several nodes): when it still waits, the
+     * two are paired in {@code variant} and {@code clock} (a game made here), this node's player hears
+     * {@code paired}, and the other node gets the game and its player's seat token; null when the entry is gone.
+     */
+    Pairing takePool(String entryId, String variant, String clock, Accounts.User user) {
+        PoolEntry e;
+        synchronized (this) {
+            e = pool.stream().filter(x -> x.id().equals(entryId)).findFirst().orElse(null);
+            if (e == null || !e.variants().contains(variant) || !e.clocks().contains(clock)) {
+                return null;
+            }
+            pool.remove(e);
+            e.member().pool = null;
+        }
+        publishState();
+        RuleSet rules = ruleSet(variant);
+        int waiterSide = RANDOM.nextInt(2);
+        Accounts.User[] users = waiterSide == 0 ? new Accounts.User[]{e.member().user, user}
+                : new Accounts.User[]{user, e.member().user};
+        GameService.Paired p = games.pair(new GameService.NewGame(rules, LiveGame.Mode.FRIEND, "first", 0,
+                parseClock(clock), Position.start(rules), List.of()), seat(users[0], rules), seat(users[1], rules), e.rated());
+        p.committed().join();
+        offerSeat(e.member().sri, p.game().id, p.tokens()[waiterSide]);
+        return new Pairing(p.game().id, p.tokens()[waiterSide ^ 1]);
+    }
+
     /** Leaves the pool. */
     synchronized void leavePool(String sri) {
         Member m = member(sri);
@@ -476,6 +594,7 @@ final class Lobby implements AutoCloseable {
             m.pool = null;
         }
         m.out.send(write(Map.of("type", "pool", "waiting", false)));
+        publishState();
     }
 
     // ---- seats of paired games ----

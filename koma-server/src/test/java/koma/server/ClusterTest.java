@@ -271,6 +271,53 @@ class ClusterTest {
         gameStream.close();
     }
 
+    /**
+     * Quick pairing across nodes: a player waiting in one node's pool is paired with a player joining the pool on the
+     * other node; both hear {@code paired} with the same game and take their seats.
+     */
+    @Test
+    void aPlayerInOnePoolIsPairedWithOneOnTheOther() throws Exception {
+        Player carol = new Player(node(0)), dave = new Player(node(1));
+        Lobby carolLobby = new Lobby(node(0), carol, "carol"), daveLobby = new Lobby(node(1), dave, "dave");
+        String carolSri = carolLobby.await(m -> m.path("type").asText().equals("hello")).get("sri").asText();
+        String daveSri = daveLobby.await(m -> m.path("type").asText().equals("hello")).get("sri").asText();
+        JsonNode waiting = carol.post("/api/lobby/pool", "{\"sri\":\"" + carolSri
+                + "\",\"variants\":[\"shogi\",\"chess\"],\"clocks\":[\"3+2\",\"10|30\"]}");
+        assertTrue(waiting.get("game").isNull(), "nobody else waits yet: " + waiting);
+        carolLobby.await(m -> m.path("type").asText().equals("pool") && m.path("waiting").asBoolean());
+        // node 1 hears node 0's pool when it changes
+        String game = null;
+        long end = System.currentTimeMillis() + 10_000;
+        while (game == null && System.currentTimeMillis() < end) {
+            JsonNode a = dave.post("/api/lobby/pool", "{\"sri\":\"" + daveSri
+                    + "\",\"variants\":[\"chess\"],\"clocks\":[\"3+2\"]}");
+            if (a.get("game").isTextual()) {
+                game = a.get("game").asText();
+            } else {
+                dave.post("/api/lobby/pool/leave", "{\"sri\":\"" + daveSri + "\"}");
+                Thread.sleep(200);
+            }
+        }
+        assertTrue(game != null, "Dave was paired across the nodes");
+        String g = game;
+        carolLobby.await(m -> m.path("type").asText().equals("paired") && m.path("game").asText().equals(g));
+        daveLobby.await(m -> m.path("type").asText().equals("paired") && m.path("game").asText().equals(g));
+        carol.post("/api/lobby/seat", "{\"sri\":\"" + carolSri + "\",\"game\":\"" + g + "\"}");
+        dave.post("/api/lobby/seat", "{\"sri\":\"" + daveSri + "\",\"game\":\"" + g + "\"}");
+        JsonNode seenByCarol = carol.get("/api/games/" + g), seenByDave = dave.get("/api/games/" + g);
+        assertEquals("chess", seenByDave.get("variant").asText(), "the one rule set both would play");
+        assertEquals("3+2", clockText(seenByDave.get("clock")), "the one clock both would play");
+        assertTrue(!seenByCarol.get("you").asText().equals(seenByDave.get("you").asText()),
+                "one seat each: " + seenByCarol.get("you") + " / " + seenByDave.get("you"));
+        carolLobby.close();
+        daveLobby.close();
+    }
+
+    /** A Fischer clock's lobby text (minutes+seconds) from the game's clock JSON. */
+    private static String clockText(JsonNode c) {
+        return c.get("initialMs").asLong() / 60_000 + "+" + c.get("incrementMs").asLong() / 1000;
+    }
+
     /** The cap on a client's unfinished games (here 2) counts the games it made on every node. */
     @Test
     void aClientsGameCapCountsEveryNode() throws Exception {

@@ -64,23 +64,23 @@ client() { "$java" -XX:TieredStopAtLevel=1 -Xmx1g -cp "$work/koma.jar" "$root/be
   games="$games" moves="$moves" warmup=2000 idle=1 clk="$(getconf CLK_TCK)" "$@"; }
 header() { echo; echo "## $1"; echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(nproc) cores, load average: $(cut -d' ' -f1-3 /proc/loadavg); commit $(git -C "$root" rev-parse --short HEAD)"; }
 
-if want one; then
-header "one: one node, $games games x $moves moves, closed loop"
-start_nodes 1
-c0="$(cpu_ms "${nodes[@]}")"
-client base="http://127.0.0.1:${ports[0]}" serverPid="${nodes[0]}" | tee "$work/one.txt"
-echo "# nodes' CPU over warm-up and run: $(( $(cpu_ms "${nodes[@]}") - c0 )) ms"
-stop_nodes
-fi
+# single_run LABEL NODES ON CREATE [client args]: fresh nodes, one client playing on node ON (an index; games made
+# on node CREATE, or - for on ON itself), and the nodes' CPU over warm-up and run
+single_run() {
+  local label="$1" n="$2" on="$3" create="$4" c0
+  shift 4
+  header "$label"
+  start_nodes "$n"
+  c0="$(cpu_ms "${nodes[@]}")"
+  local extra=()
+  [[ "$create" != - ]] && extra=(createBase="http://127.0.0.1:${ports[$create]}")
+  client base="http://127.0.0.1:${ports[$on]}" serverPid="${nodes[0]}" "${extra[@]}" "$@"
+  echo "# the nodes' CPU over warm-up and run: $(( $(cpu_ms "${nodes[@]}") - c0 )) ms"
+  stop_nodes
+}
 
-if want forward; then
-header "forward: two nodes, games made on node 1, every move sent to node 2 (forwarded to node 1)"
-start_nodes 2
-c0="$(cpu_ms "${nodes[@]}")"
-client base="http://127.0.0.1:${ports[1]}" createBase="http://127.0.0.1:${ports[0]}" serverPid="${nodes[0]}" | tee "$work/forward.txt"
-echo "# both nodes' CPU over warm-up and run: $(( $(cpu_ms "${nodes[@]}") - c0 )) ms"
-stop_nodes
-fi
+want one && single_run "one: one node, $games games x $moves moves, closed loop" 1 0 -
+want forward && single_run "forward: two nodes, games made on node 1, every move sent to node 2 (forwarded to node 1)" 2 1 0
 
 if want both; then
 header "both: two nodes, two clients at once, each on its own node"
@@ -104,16 +104,7 @@ stop_nodes
 fi
 
 if want open; then
-header "open: 200 moves/s offered over 100 games for 20 s, one node"
-start_nodes 1
-c0="$(cpu_ms "${nodes[@]}")"
-client mode=open rate=200 seconds=20 base="http://127.0.0.1:${ports[0]}" serverPid="${nodes[0]}"
-echo "# nodes' CPU over warm-up and run: $(( $(cpu_ms "${nodes[@]}") - c0 )) ms"
-stop_nodes
-header "open: 200 moves/s offered over 100 games for 20 s, games on node 1, moves sent to node 2 (forwarded)"
-start_nodes 2
-c0="$(cpu_ms "${nodes[@]}")"
-client mode=open rate=200 seconds=20 base="http://127.0.0.1:${ports[1]}" createBase="http://127.0.0.1:${ports[0]}" serverPid="${nodes[0]}"
-echo "# both nodes' CPU over warm-up and run: $(( $(cpu_ms "${nodes[@]}") - c0 )) ms"
-stop_nodes
+  single_run "open: 200 moves/s offered over 100 games for 20 s, one node" 1 0 - mode=open rate=200 seconds=20
+  single_run "open: 200 moves/s offered over 100 games for 20 s, games on node 1, moves sent to node 2 (forwarded)" 2 1 0 \
+    mode=open rate=200 seconds=20
 fi

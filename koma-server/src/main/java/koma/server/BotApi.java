@@ -150,6 +150,10 @@ final class BotApi {
             for (Challenges.Challenge c : challenges.of(a.user().id())) {
                 s.send(write(Map.of("type", "challenge", "challenge", challenge(c))));
             }
+            Relay r = relay;
+            if (r != null) {
+                r.publishStreamOpened(a.user().id()); // the other nodes' open challenges follow
+            }
             for (GameSnapshot g : games.playing(a.user().id(), PLAYING_MAX)) {
                 int side = sideOf(g, a.user().id());
                 if (side >= 0) {
@@ -385,6 +389,17 @@ final class BotApi {
     void useRelay(Relay r, String nodeId) {
         relay = r;
         challenges.prefixIds(nodeId);
+    }
+
+    /** Several nodes: an event stream of the account opened on {@code node}: it gets this node's open challenges. */
+    void streamOpenedElsewhere(String userId, String node) {
+        Relay r = relay;
+        if (r == null) {
+            return;
+        }
+        for (Challenges.Challenge c : challenges.of(userId)) {
+            r.publishUser(userId, write(Map.of("type", "challenge", "challenge", challenge(c))), node);
+        }
     }
 
     /** A line of another node for an account's event streams on this node. */

@@ -158,6 +158,11 @@ public final class KomaServer implements AutoCloseable {
             public void userEvent(String userId, String line) {
                 botApi.fromOtherNode(userId, line);
             }
+
+            @Override
+            public void userStreamOpened(String userId, String toNode) {
+                botApi.streamOpenedElsewhere(userId, toNode);
+            }
         };
     }
 

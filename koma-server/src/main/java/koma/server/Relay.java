@@ -54,6 +54,10 @@ final class Relay implements AutoCloseable {
         /** A line for an account's event streams ({@code /api/stream/event}) on this node, from another node. */
         default void userEvent(String userId, String line) {
         }
+
+        /** An event stream of the account opened on node {@code toNode}: tell it what it must know from here. */
+        default void userStreamOpened(String userId, String toNode) {
+        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -126,7 +130,19 @@ final class Relay implements AutoCloseable {
 
     /** A line for an account's event streams, for the other nodes (each sends it to that account's streams it holds). */
     void publishUser(String userId, String line) {
-        String text = "{\"node\":" + quote(nodeId) + ",\"user\":" + quote(userId) + ",\"line\":" + quote(line) + "}";
+        publishUser(userId, line, null);
+    }
+
+    /** As above, for the streams on node {@code toNode} only (null: every other node). */
+    void publishUser(String userId, String line, String toNode) {
+        String text = "{\"node\":" + quote(nodeId) + ",\"user\":" + quote(userId) + ",\"line\":" + quote(line)
+                + (toNode == null ? "" : ",\"to\":" + quote(toNode)) + "}";
+        publisher.execute(() -> publish(USER, text));
+    }
+
+    /** An event stream of the account opened here: the other nodes send it what it must know (their open challenges). */
+    void publishStreamOpened(String userId) {
+        String text = "{\"node\":" + quote(nodeId) + ",\"user\":" + quote(userId) + ",\"opened\":true}";
         publisher.execute(() -> publish(USER, text));
     }
 
@@ -227,7 +243,13 @@ final class Relay implements AutoCloseable {
                 l.auth(message);
             } else if (channel.equals(USER)) {
                 JsonNode m = JSON.readTree(message);
-                if (!m.path("node").asText().equals(nodeId)) {
+                String from = m.path("node").asText();
+                if (from.equals(nodeId) || m.has("to") && !m.path("to").asText().equals(nodeId)) {
+                    return; // its own message, or one for another node
+                }
+                if (m.path("opened").asBoolean(false)) {
+                    l.userStreamOpened(m.path("user").asText(), from);
+                } else {
                     l.userEvent(m.path("user").asText(), m.path("line").asText());
                 }
             }

@@ -256,6 +256,11 @@ class ClusterTest {
                 "variant=chess&clock.limit=600&clock.increment=0&color=white").get("id").asText();
         JsonNode seen = events.await(m -> m.path("type").asText().equals("challenge")).get("challenge");
         assertEquals(challenge, seen.get("id").asText(), "the challenge made on node 1 reached the stream on node 0");
+        // a stream opened later on node 0 is told the open challenge node 1 holds
+        Ndjson late = new Ndjson(node(0) + "/api/stream/event", black.token());
+        late.await(m -> m.path("type").asText().equals("challenge")
+                && m.path("challenge").path("id").asText().equals(challenge));
+        late.close();
         form(node(0), "/api/challenge/" + challenge + "/accept", black.token(), "");
         String game = events.await(m -> m.path("type").asText().equals("gameStart")).get("game").get("gameId").asText();
         Ndjson gameStream = new Ndjson(node(0) + "/api/bot/game/stream/" + game, black.token());

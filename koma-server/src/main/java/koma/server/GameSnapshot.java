@@ -22,7 +22,7 @@ record GameSnapshot(String id, RuleSet rules, LiveGame.Mode mode, String status,
                     List<String> players, List<String> tokens, Clock clock, Position current, List<String> legalMoves,
                     List<Map<String, Object>> history, List<Long> playedAt, int drawOffer, Integer winner,
                     String termination, int version, long createdAt, long updatedAt, Actions actions,
-                    List<PlayerAccount> accounts, boolean rated) {
+                    List<PlayerAccount> accounts, boolean rated, boolean drawClaimable) {
 
     /**
      * The in-game actions' state, immutable: the standing takeback request (-1 or the asking side), each side's

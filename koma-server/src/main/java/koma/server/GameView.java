@@ -67,6 +67,7 @@ final class GameView {
         out.put("check", p.inCheck());
         out.put("lastMove", g.history().isEmpty() ? null : g.history().get(g.ply() - 1).get("move"));
         out.put("legalMoves", g.legalMoves());
+        out.put("canClaimDraw", g.drawClaimable());
         out.put("moves", g.history());
         out.put("clock", g.clock().view(g.active() ? p.sideToMove() : -1, now));
         out.put("drawOffer", LiveGame.side(g.drawOffer()));

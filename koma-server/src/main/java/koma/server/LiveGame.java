@@ -394,6 +394,7 @@ final class LiveGame {
         e.put("sideToMove", side(current.sideToMove()));
         e.put("check", current.inCheck());
         e.put("legalMoves", legal);
+        e.put("canClaimDraw", drawClaimable());
         e.put("clock", clock.view(active() ? current.sideToMove() : -1, now));
         events.add(new GameEvent("move", ++version, e));
         if (drawOffer == (side ^ 1)) {
@@ -716,6 +717,7 @@ final class LiveGame {
         e.put("check", current.inCheck());
         e.put("lastMove", ply == 0 ? null : history.get(ply - 1).get("move"));
         e.put("legalMoves", legal);
+        e.put("canClaimDraw", drawClaimable());
         e.put("clock", clock.view(current.sideToMove(), now));
         e.put("drawOffer", null);
         e.put("takebackOffer", null);
@@ -1057,7 +1059,12 @@ final class LiveGame {
         return new GameSnapshot(id, rules, mode, status, initialFen, start, List.of(players[0], players[1]),
                 Arrays.asList(tokens.clone()), clock.copy(), current, legal, history.view(), history.timesView(),
                 drawOffer, resultWinner, resultTermination, version, createdAt, updatedAt, actions(),
-                Arrays.asList(accounts.clone()), rated);
+                Arrays.asList(accounts.clone()), rated, drawClaimable());
+    }
+
+    /** True when the player to move may claim a draw now (repetition, move rule): the page offers the claim then. */
+    private boolean drawClaimable() {
+        return active() && game.canClaimDraw();
     }
 
     private GameSnapshot.Actions actions() {

@@ -842,9 +842,11 @@ export class GamePage {
     } else {
       parts.push(' ', button('offer', 'draw-offer', 'action.offerDraw'));
     }
-    // the claims the rule set has (GET /api/variants/{id}: claims): a draw by repetition or the move rule, and the
-    // impasse count, offered only while both kings are in their zones
-    if (claims.draw) parts.push(' ', button('claim', 'claim', 'action.claimDraw'));
+    // the claims the rule set has (GET /api/variants/{id}: claims): a draw by repetition or the move rule, offered
+    // to the player to move only when the position allows it (the game's canClaimDraw), and the impasse count,
+    // offered only while both kings are in their zones
+    const mayClaimDraw = g.canClaimDraw && (g.you === 'both' || g.you === g.sideToMove);
+    if (claims.draw && mayClaimDraw) parts.push(' ', button('claim', 'claim', 'action.claimDraw'));
     else if (impasse) parts.push(' ', button('impasse', 'claim', 'action.claimImpasse'));
     if (takeback === 'answer') {
       parts.push(h('div', { class: 'takeback-offer' }, h('span', null, t('takeback.offered')), ' ',

@@ -48,6 +48,7 @@ export function applyEvent(game, ev, variant) {
     game.sideToMove = ev.sideToMove || pos.sideToMove;
     game.check = !!ev.check;
     game.legalMoves = ev.legalMoves || [];
+    game.canClaimDraw = !!ev.canClaimDraw;
     game.lastMove = ev.move;
     if (ev.clock) { game.clock = ev.clock; changed.clock = true; }
     changed.moves = true;
@@ -62,6 +63,7 @@ export function applyEvent(game, ev, variant) {
     if (ev.rematch) { game.rematch = ev.rematch; changed.rematch = true; }
     if (Array.isArray(ev.legalMoves)) game.legalMoves = ev.legalMoves;
     else if (ev.status === 'finished') game.legalMoves = [];
+    if (ev.status !== 'active') game.canClaimDraw = false;
     if (wasWaiting && ev.status === 'active' && game.players) {
       // only a person takes a free seat (POST join)
       for (const side of ['first', 'second']) if (!game.players[side]) game.players[side] = 'human';
@@ -87,6 +89,7 @@ export function applyEvent(game, ev, variant) {
     game.sideToMove = ev.sideToMove || pos.sideToMove;
     game.check = !!ev.check;
     game.legalMoves = ev.legalMoves || [];
+    game.canClaimDraw = !!ev.canClaimDraw;
     game.lastMove = ev.lastMove ?? null;
     game.drawOffer = null;
     game.takebackOffer = null;

@@ -294,6 +294,7 @@ abstract class ApiSuite {
         Api a = client();
         String id = a.create("{\"variant\":\"chess\",\"mode\":\"hotseat\"}").get("id").asText();
         String[] shuffle = {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"};
+        assertTrue(!a.get("/api/games/" + id).json().get("canClaimDraw").asBoolean(), "no claim at the start");
         for (int i = 0; i < shuffle.length; i++) {
             Api.Answer early = i == 4 ? a.post("/api/games/" + id + "/claim", "{\"kind\":\"draw\"}") : null;
             if (early != null) {
@@ -301,7 +302,8 @@ abstract class ApiSuite {
             }
             a.move(id, shuffle[i], i);
         }
-        // the start position now stands for the third time: a draw by repetition may be claimed
+        // the start position now stands for the third time: a draw by repetition may be claimed (and the game says so)
+        assertTrue(a.get("/api/games/" + id).json().get("canClaimDraw").asBoolean(), "canClaimDraw after the shuffle");
         JsonNode claimed = Api.event(a.post("/api/games/" + id + "/claim", "{\"kind\":\"draw\"}").json(), "status");
         assertEquals("repetition", claimed.get("result").get("termination").asText());
         assertEquals("1/2-1/2", claimed.get("result").get("text").asText());

@@ -47,7 +47,10 @@ final class Cluster implements AutoCloseable {
     private final DataSource ds;
     private final ServerConfig.Cluster cfg;
     private final String secret;
-    /** Games this node owns (it may hold them in memory or not). */
+    /**
+     * Games this node knows it owns without asking the database: those it holds in memory (a game unloaded is
+     * forgotten here, and its row found again on the next request), so the set is bounded as memory is.
+     */
     private final Set<String> owned = ConcurrentHashMap.newKeySet();
     /** Games taken over on a request and not loaded yet: when their dead owner was last alive (0: none). */
     private final ConcurrentHashMap<String, Long> takenNotLoaded = new ConcurrentHashMap<>();

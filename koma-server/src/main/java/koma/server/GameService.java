@@ -272,6 +272,9 @@ final class GameService implements AutoCloseable {
             }
             games.remove(g.id, g);
         }
+        if (cluster != null) {
+            cluster.forget(g.id); // still this node's in the database; the set of owned games stays as small as memory
+        }
     }
 
     /** Games in memory (for tests and monitoring). */

@@ -140,6 +140,47 @@ final class Cluster implements AutoCloseable {
         owned.remove(gameId);
     }
 
+    /** Remote owners looked up lately (game id → owner, until when), so that forwarding asks the database rarely. */
+    private final java.util.LinkedHashMap<String, Object[]> remoteOwners = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Object[]> e) {
+            return size() > REMOTE_OWNERS;
+        }
+    };
+    /** Remote owners kept at most, and for how long (a stale one costs one failed or refused forward, then a lookup). */
+    static final int REMOTE_OWNERS = 10_000;
+
+    /**
+     * Who owns the game, as {@link #owner}, with another node's ownership remembered for half a lease: the
+     * forwarding path's lookup. {@link #misdirected} forgets a remembered owner that turned out wrong.
+     */
+    Owner ownerCached(String gameId) {
+        if (owned.contains(gameId)) {
+            return new Owner(true, cfg.nodeId(), cfg.address(), false, 0);
+        }
+        long now = System.currentTimeMillis();
+        synchronized (remoteOwners) {
+            Object[] e = remoteOwners.get(gameId);
+            if (e != null && (long) e[1] > now) {
+                return (Owner) e[0];
+            }
+        }
+        Owner o = owner(gameId);
+        if (!o.mine() && o.address() != null) {
+            synchronized (remoteOwners) {
+                remoteOwners.put(gameId, new Object[]{o, now + cfg.leaseMs() / 2});
+            }
+        }
+        return o;
+    }
+
+    /** A forward to the remembered owner failed or was refused as misdirected: ask the database next time. */
+    void misdirected(String gameId) {
+        synchronized (remoteOwners) {
+            remoteOwners.remove(gameId);
+        }
+    }
+
     /**
      * Who owns the game, taking it when its owner's lease ran out or it has none (then {@code takenFromAliveAt} is
      * the dead owner's last renewal, or 0 for a game nobody owned). {@link Owner#NONE} for a game that does not exist.

@@ -31,10 +31,23 @@ final class Forwarder {
     private static final List<String> ANSWER_HEADERS = List.of("Content-Type", "Retry-After", "Cache-Control",
             "Content-Disposition");
 
+    /**
+     * The status a node answers a forwarded request about a game it does not own (the sender's idea of the owner was
+     * stale): the sender looks the owner up again and forwards once more. Never sent to a client.
+     */
+    static final int MISDIRECTED = 421;
+
     /** The owner could not be reached: the caller may take the game over when its lease runs out, or retry. */
     static final class Unreachable extends Exception {
         Unreachable(String message, Throwable cause) {
             super(message, cause);
+        }
+    }
+
+    /** The node forwarded to does not own the game (any more): look the owner up again. */
+    static final class Misdirected extends Exception {
+        Misdirected() {
+            super("misdirected", null, false, false);
         }
     }
 
@@ -50,7 +63,7 @@ final class Forwarder {
     }
 
     /** Forwards the request to {@code address} (the owner's base URL) and writes its answer to {@code ctx}. */
-    void forward(Context ctx, String address, String client) throws Unreachable {
+    void forward(Context ctx, String address, String client) throws Unreachable, Misdirected {
         if (!pending.tryAcquire()) {
             throw new GameError(GameError.Kind.UNAVAILABLE, "forwards: " + MAX_PENDING
                     + " requests wait for other nodes, the limit; try again shortly", 1).coded("busy");
@@ -83,6 +96,13 @@ final class Forwarder {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new Unreachable("interrupted", e);
+            }
+            if (r.statusCode() == MISDIRECTED) {
+                try (InputStream ignored = r.body()) {
+                    throw new Misdirected();
+                } catch (IOException e) {
+                    throw new Misdirected();
+                }
             }
             ctx.status(r.statusCode());
             for (String h : ANSWER_HEADERS) {

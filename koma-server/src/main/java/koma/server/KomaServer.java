@@ -171,12 +171,22 @@ public final class KomaServer implements AutoCloseable {
      * ({@link Forwarder}); when the owner does not answer, this node waits out its lease and takes the game over.
      */
     private void routeGame(Context ctx, String gameId) throws Exception {
-        if (cluster == null || isForwarded(ctx) || cluster.ownsNow(gameId)) {
+        if (cluster == null || cluster.ownsNow(gameId)) {
+            return;
+        }
+        if (isForwarded(ctx)) {
+            Cluster.Owner o = cluster.owner(gameId);
+            if (!o.mine() && o.address() != null) {
+                // the sender's idea of the owner was stale: it looks again (never a second hop from here)
+                ctx.status(Forwarder.MISDIRECTED).result("");
+                ctx.skipRemainingHandlers();
+            }
             return;
         }
         long deadline = System.currentTimeMillis() + 2 * cluster.leaseMs() + 2_000;
+        int misdirected = 0;
         while (true) {
-            Cluster.Owner o = cluster.owner(gameId);
+            Cluster.Owner o = cluster.ownerCached(gameId);
             if (o.mine() || o.address() == null) {
                 return; // this node's (loaded by the handler), or no such game (the handler says 404)
             }
@@ -184,7 +194,14 @@ public final class KomaServer implements AutoCloseable {
                 forwarder.forward(ctx, o.address(), client(ctx));
                 ctx.skipRemainingHandlers();
                 return;
+            } catch (Forwarder.Misdirected e) {
+                cluster.misdirected(gameId);
+                if (++misdirected > 3) {
+                    throw new GameError(GameError.Kind.UNAVAILABLE, "game " + gameId + " is changing nodes; try again",
+                            1).coded("busy");
+                }
             } catch (Forwarder.Unreachable e) {
+                cluster.misdirected(gameId);
                 if (System.currentTimeMillis() > deadline) {
                     throw new GameError(GameError.Kind.UNAVAILABLE, "node " + o.nodeId() + " owns game " + gameId
                             + " and does not answer; try again shortly", 1).coded("busy");
@@ -229,7 +246,7 @@ public final class KomaServer implements AutoCloseable {
         }
         try {
             forwarder.forward(ctx, address, client(ctx));
-        } catch (Forwarder.Unreachable e) {
+        } catch (Forwarder.Unreachable | Forwarder.Misdirected e) {
             throw GameError.conflict("sri: the lobby connection's node does not answer; reload the lobby")
                     .coded("lobbyStale");
         }
@@ -302,7 +319,7 @@ public final class KomaServer implements AutoCloseable {
         }
         try {
             forwarder.forward(ctx, address, client(ctx));
-        } catch (Forwarder.Unreachable e) {
+        } catch (Forwarder.Unreachable | Forwarder.Misdirected e) {
             throw GameError.notFound("no open challenge with id '" + id + "' (its node does not answer)");
         }
         ctx.skipRemainingHandlers();

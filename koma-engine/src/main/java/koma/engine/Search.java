@@ -2,6 +2,8 @@ package koma.engine;
 
 import java.util.function.Consumer;
 
+import koma.engine.nnue.Accumulators;
+import koma.engine.nnue.Network;
 import koma.rules.Move;
 import koma.rules.Outcome;
 import koma.rules.Position;
@@ -36,6 +38,8 @@ public final class Search {
 
     private final RuleSet rs;
     private final Evaluation eval;
+    /** The learned evaluation's accumulators when a net is used ({@link #setNetwork}), else null. */
+    private Accumulators nnue;
     private final TranspositionTable tt;
     private Position pos;
     private final int[][] moves = new int[MAX_PLY + 1][];
@@ -99,6 +103,7 @@ public final class Search {
         this.stalemateLoses = rs.endRules.stalemate() == Outcome.LOSS;
         int claim = rs.endRules.moveRule().claimPlies();
         this.moveRulePlies = claim > 0 ? claim : rs.endRules.moveRule().autoPlies();
+        Network.builtIn(rs).ifPresent(this::setNetwork);
     }
 
     /**
@@ -114,6 +119,36 @@ public final class Search {
 
     public Evaluation evaluation() {
         return eval;
+    }
+
+    /**
+     * Evaluates with a learned net from now on, or with the hand-written evaluation when {@code net} is null. The
+     * net must be the rule set's (its layout is checked).
+     */
+    public void setNetwork(Network net) {
+        if (net == null) {
+            nnue = null;
+        } else if (nnue == null || nnue.network() != net) {
+            nnue = new Accumulators(net, rs, MAX_PLY + 1);
+        }
+    }
+
+    /** The net in use, or null for the hand-written evaluation. */
+    public Network network() {
+        return nnue == null ? null : nnue.network();
+    }
+
+    /** Plays a move in the search, noting the features it switches for the net. */
+    private void makeMove(int m, int ply) {
+        if (nnue != null) {
+            nnue.push(pos, m, ply);
+            pos.doMove(m);
+            if (Accumulators.needsRefresh(m)) {
+                nnue.refresh(pos, ply + 1);
+            }
+        } else {
+            pos.doMove(m);
+        }
     }
 
     /** Asks a running search to stop as soon as possible; it still reports its best move. */
@@ -188,6 +223,9 @@ public final class Search {
      */
     public Result search(Position position, Limits limits, TimeManager time, Consumer<SearchInfo> listener) {
         this.pos = position;
+        if (nnue != null) {
+            nnue.refresh(position, 0);
+        }
         nodes = 0;
         startMs = System.currentTimeMillis();
         budget = time.budget(limits, position.sideToMove());
@@ -226,6 +264,7 @@ public final class Search {
         }
         for (int i = 0; i < count; i++) {
             Search h = helpers[i];
+            h.setNetwork(network());
             Position copy = root.copyWithHistory();
             h.resetStop();
             h.nodes = 0;
@@ -440,7 +479,7 @@ public final class Search {
         if (ttMove == Move.NONE && depth >= 4 && ply > 0) {
             depth--;
         }
-        int staticEval = inCheck ? -INFINITE : evaluate();
+        int staticEval = inCheck ? -INFINITE : evaluate(ply);
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && depth <= 3 && Math.abs(beta) < MATE_BOUND && staticEval - 120 * depth >= beta) {
             return staticEval;
@@ -448,6 +487,9 @@ public final class Search {
         // null move: not in check, not right after another, and with pieces beyond pawns to avoid zugzwang
         if (nullAllowed && !pvNode && !inCheck && depth >= 3 && staticEval >= beta && hasPieces()) {
             int r = 2 + depth / 4;
+            if (nnue != null) {
+                nnue.pushNull(ply);
+            }
             pos.doNullMove();
             checkAt[ply + 1] = false;
             int score = -search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -480,7 +522,7 @@ public final class Search {
                 continue;
             }
             boolean quiet = isQuiet(m);
-            pos.doMove(m);
+            makeMove(m, ply);
             if (pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth))
                     && !pos.inCheck()) {
                 pos.undoMove();
@@ -602,7 +644,7 @@ public final class Search {
             if (mayLackMoves() && pos.legalMoves(list) == 0) {
                 return noMoveScore(ply); // stalemate: a loss in the shogi family, a draw elsewhere
             }
-            standPat = evaluate();
+            standPat = evaluate(ply);
             if (standPat >= beta || ply >= MAX_PLY - 1) {
                 return standPat;
             }
@@ -627,7 +669,7 @@ public final class Search {
             if (!inCheck && qply >= QS_RECAPTURES_FROM && Move.to(m) != lastTo) {
                 continue;
             }
-            pos.doMove(m);
+            makeMove(m, ply);
             int score = -quiesce(-beta, -alpha, ply + 1, qply + 1, Move.to(m));
             pos.undoMove();
             if (stop) {
@@ -715,8 +757,8 @@ public final class Search {
     }
 
     /** The static evaluation, with the skill level's noise when strength is limited. */
-    private int evaluate() {
-        int v = eval.evaluate(pos);
+    private int evaluate(int ply) {
+        int v = nnue != null ? nnue.evaluate(ply, pos.sideToMove()) : eval.evaluate(pos);
         if (noise > 0) {
             long h = (pos.key() ^ noiseSeed) * 0x9E3779B97F4A7C15L;
             v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Locale;
 
+import koma.engine.nnue.NetChoice;
 import koma.engine.Limits;
 import koma.engine.Search;
 import koma.engine.SearchInfo;
@@ -67,6 +68,8 @@ public final class EngineSession {
     public static final int MIN_ELO = 500, MAX_ELO = 1850;
     private int multiPv = 1;
     private int skill = 20;
+    /** The evaluation chosen with Use NNUE and EvalFile. */
+    private final NetChoice nets = new NetChoice();
     private boolean limitStrength;
     private int elo = MAX_ELO;
     private final java.util.Random noiseSeeds = new java.util.Random();
@@ -190,6 +193,8 @@ public final class EngineSession {
         out.println("option name MultiPV type spin default 1 min 1 max 256");
         out.println("option name Skill Level type spin default 20 min 0 max 20");
         out.println("option name UCI_LimitStrength type check default false");
+        out.println("option name Use NNUE type check default true");
+        out.println("option name EvalFile type string default <built-in>");
         out.println("option name UCI_Elo type spin default " + MAX_ELO + " min " + MIN_ELO + " max " + MAX_ELO);
         if (dialect == Dialect.UCI) {
             out.println("option name UCI_Variant type combo default " + defaultRules(dialect).id + " "
@@ -235,6 +240,11 @@ public final class EngineSession {
             limitStrength = booleanOption(name, value);
         } else if (name.equalsIgnoreCase("UCI_Elo")) {
             elo = intOption(name, value, MIN_ELO, MAX_ELO);
+        } else if (name.equalsIgnoreCase("Use NNUE")) {
+            nets.setEnabled(booleanOption(name, value));
+        } else if (name.equalsIgnoreCase("EvalFile")) {
+            waitForSearch();
+            nets.setFile(value);
         } else if (name.equalsIgnoreCase("Ponder") || name.equalsIgnoreCase("USI_Ponder")) {
             booleanOption(name, value);
         } else if (!name.startsWith("USI_")) {
@@ -343,6 +353,7 @@ public final class EngineSession {
             search = new Search(rules, tt);
         }
         Search searcher = search;
+        searcher.setNetwork(nets.forRules(rules, why -> out.println("info string " + why)));
         searcher.setMultiPv(multiPv);
         searcher.setThreads(threads);
         searcher.setSkill(effectiveSkill(), noiseSeeds.nextLong());

@@ -49,6 +49,36 @@ class SessionErrorTest {
         assertTrue(out.endsWith("readyok\n"));
     }
 
+    /** A net file that is not there is refused when chosen; Use NNUE takes only true or false. */
+    @Test
+    void evalFileAndUseNnue() {
+        assertEquals("EvalFile: no readable file /nonexistent/koma.nnue",
+                singleError(Dialect.UCI, "setoption name EvalFile value /nonexistent/koma.nnue"));
+        assertEquals("setoption Use NNUE: expected true or false, got 'yes'",
+                singleError(Dialect.UCI, "setoption name Use NNUE value yes"));
+    }
+
+    /**
+     * A net made for another rule set (a chess net while shogi is played) is reported at the search, which goes on
+     * with the built-in evaluation and answers a move.
+     */
+    @Test
+    void evalFileForAnotherRuleSet() throws Exception {
+        java.nio.file.Path net = java.nio.file.Files.createTempFile("koma-chess", ".nnue");
+        try {
+            koma.engine.nnue.Trainer t = new koma.engine.nnue.Trainer(koma.rules.RuleSet.of("chess"),
+                    new koma.engine.nnue.Trainer.Settings(8, 1, 1, 0, 1, 0, 2, 1, 1));
+            t.quantise().write(net);
+            String out = Transcript.of(Dialect.USI, "setoption name EvalFile value " + net, "position startpos",
+                    "go depth 1", "isready");
+            assertTrue(out.contains("info string EvalFile: " + net + ": a net for chess, not shogi; using the built-in"
+                    + " evaluation"), out);
+            assertTrue(out.contains("bestmove "), out);
+        } finally {
+            java.nio.file.Files.delete(net);
+        }
+    }
+
     @Test
     void unknownCommand() {
         assertEquals("unknown command 'foo'", singleError(Dialect.UCI, "foo bar"));

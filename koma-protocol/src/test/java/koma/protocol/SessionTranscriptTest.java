@@ -36,6 +36,8 @@ class SessionTranscriptTest {
                 option name MultiPV type spin default 1 min 1 max 256
                 option name Skill Level type spin default 20 min 0 max 20
                 option name UCI_LimitStrength type check default false
+                option name Use NNUE type check default true
+                option name EvalFile type string default <built-in>
                 option name UCI_Elo type spin default 1850 min 500 max 1850
                 option name UCI_Variant type combo default chess var chess var shogi var washogi var washogi-drops \
                 var shodo var shodo-deathmatch var minishogi
@@ -69,6 +71,8 @@ class SessionTranscriptTest {
                 option name MultiPV type spin default 1 min 1 max 256
                 option name Skill Level type spin default 20 min 0 max 20
                 option name UCI_LimitStrength type check default false
+                option name Use NNUE type check default true
+                option name EvalFile type string default <built-in>
                 option name UCI_Elo type spin default 1850 min 500 max 1850
                 usiok
                 """, Transcript.usi("usi"));

@@ -66,7 +66,7 @@ public final class SelfPlay {
             for (int i = 0; i < s.games(); i++) {
                 int index = i;
                 futures.add(pool.submit(() -> {
-                    GameData g = play(s, index);
+                    GameData g = playGame(s, index);
                     if (progress != null) {
                         progress.accept("game " + (index + 1) + ": " + g.result() + " in " + g.plies() + " plies ("
                                 + g.termination() + "), " + g.samples().size() + " positions");
@@ -89,8 +89,8 @@ public final class SelfPlay {
         }
     }
 
-    /** Game number {@code index} of a run. */
-    static GameData play(Settings s, int index) {
+    /** Game number {@code index} of a run (which depends only on the settings and the index). */
+    public static GameData playGame(Settings s, int index) {
         RuleSet rs = s.rs();
         Random rng = new Random(s.seed() * 0x9E3779B97F4A7C15L + index);
         Game game;

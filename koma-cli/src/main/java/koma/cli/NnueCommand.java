@@ -1,0 +1,199 @@
+package koma.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.concurrent.Callable;
+
+import koma.engine.nnue.DataGen;
+import koma.engine.nnue.Network;
+import koma.engine.nnue.Trainer;
+import koma.rules.RuleSet;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code koma nnue}: the learned evaluation's pipeline (data, training, export). */
+@Command(name = "nnue", mixinStandardHelpOptions = true,
+        description = "The learned evaluation's pipeline: gen (self-play data in resumable shards), train (a net "
+                + "from the shards), export (a trained net into the engine's resource format).",
+        subcommands = {NnueCommand.Gen.class, NnueCommand.Train.class, NnueCommand.Export.class})
+public final class NnueCommand implements Runnable {
+    @Override
+    public void run() {
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                "name a subcommand: gen, train or export");
+    }
+
+    /** {@code koma nnue gen}: self-play positions, scored by the search, with their game's result. */
+    @Command(name = "gen", mixinStandardHelpOptions = true,
+            description = {"Self-play training data in shards: shard K is --games-per-shard games from random openings "
+                    + "at --nodes nodes a move with seed SEED*1000003+K, its quiet positions written as GAME RESULT "
+                    + "SCORE FEN lines (result and score for the side to move) to OUT/shard-KKKKK.txt.",
+                    "Shards already there are skipped, so a stopped run resumes when started again with the same "
+                            + "options; the same options give the same files whatever --threads is."})
+    static final class Gen implements Callable<Integer> {
+        @Mixin
+        VariantOption variant;
+
+        @Option(names = "--out", required = true, description = "Directory of the shards (keep it outside git).")
+        Path out;
+
+        @Option(names = "--first-shard", defaultValue = "0", description = "First shard. Default: ${DEFAULT-VALUE}.")
+        int firstShard;
+
+        @Option(names = "--shards", defaultValue = "10", description = "Shards to make. Default: ${DEFAULT-VALUE}.")
+        int shards;
+
+        @Option(names = "--games-per-shard", defaultValue = "50",
+                description = "Games per shard. Default: ${DEFAULT-VALUE}.")
+        int gamesPerShard;
+
+        @Option(names = "--nodes", defaultValue = "1000", description = "Nodes per move. Default: ${DEFAULT-VALUE}.")
+        long nodes;
+
+        @Option(names = "--random-plies", defaultValue = "8",
+                description = "Random opening plies per game. Default: ${DEFAULT-VALUE}.")
+        int randomPlies;
+
+        @Option(names = "--max-plies", defaultValue = "400",
+                description = "A game still running after this many plies is a draw. Default: ${DEFAULT-VALUE}.")
+        int maxPlies;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
+        long seed;
+
+        @Option(names = "--threads", defaultValue = "1", description = "Shards made at once. Default: ${DEFAULT-VALUE}.")
+        int threads;
+
+        @Override
+        public Integer call() throws Exception {
+            RuleSet rs = variant.rules();
+            long t0 = System.currentTimeMillis();
+            long n = DataGen.run(new DataGen.Settings(rs, out, firstShard, shards, gamesPerShard, nodes, randomPlies,
+                    maxPlies, seed, threads), System.out::println);
+            System.out.printf("%d positions in %d s%n", n, (System.currentTimeMillis() - t0) / 1000);
+            return 0;
+        }
+    }
+
+    /** {@code koma nnue train}: a net from shards. */
+    @Command(name = "train", mixinStandardHelpOptions = true,
+            description = {"Trains a net (inputs -> H) x 2 -> 1 on the shards of the --data directories (every "
+                    + "--holdout-every-th shard held out for the validation loss), keeps the epoch with the lowest "
+                    + "validation loss, and writes OUT.ckpt (the float model), OUT.nnue (the engine's format) and "
+                    + "OUT.manifest (data, seeds, epochs, losses).",
+                    "Use -Xmx (KOMA_JAVA_OPTS) for large data: a position takes about 4 bytes per piece."})
+    static final class Train implements Callable<Integer> {
+        @Mixin
+        VariantOption variant;
+
+        @Option(names = "--data", required = true, split = ",", description = "Shard directories (comma-separated).")
+        List<Path> data;
+
+        @Option(names = "--out", required = true, description = "Output path without extension.")
+        Path out;
+
+        @Option(names = "--hidden", defaultValue = "128", description = "Hidden neurons per side. Default: ${DEFAULT-VALUE}.")
+        int hidden;
+
+        @Option(names = "--epochs", defaultValue = "12", description = "Epochs. Default: ${DEFAULT-VALUE}.")
+        int epochs;
+
+        @Option(names = "--batch", defaultValue = "4096", description = "Batch size. Default: ${DEFAULT-VALUE}.")
+        int batch;
+
+        @Option(names = "--lr", defaultValue = "0.002", description = "Learning rate. Default: ${DEFAULT-VALUE}.")
+        double lr;
+
+        @Option(names = "--gamma", defaultValue = "0.8", description = "Learning rate factor per epoch. Default: ${DEFAULT-VALUE}.")
+        double gamma;
+
+        @Option(names = "--lambda", defaultValue = "0.75",
+                description = "Weight of the search score in the target (the rest: the result). Default: ${DEFAULT-VALUE}.")
+        double lambda;
+
+        @Option(names = "--holdout-every", defaultValue = "10",
+                description = "Every N-th shard (number mod N = N-1) is held out. Default: ${DEFAULT-VALUE}.")
+        int holdoutEvery;
+
+        @Option(names = "--max-shards", defaultValue = "100000",
+                description = "Read at most this many shards of each directory. Default: ${DEFAULT-VALUE}.")
+        int maxShards;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Initialisation and shuffling seed. Default: ${DEFAULT-VALUE}.")
+        long seed;
+
+        @Option(names = "--threads", defaultValue = "2", description = "Threads. Default: ${DEFAULT-VALUE}.")
+        int threads;
+
+        @Override
+        public Integer call() throws Exception {
+            RuleSet rs = variant.rules();
+            List<Path> files = new ArrayList<>();
+            for (Path d : data) {
+                if (!Files.isDirectory(d)) {
+                    throw new IllegalArgumentException("--data " + d + ": not a directory");
+                }
+                try (Stream<Path> st = Files.list(d)) {
+                    st.filter(f -> f.getFileName().toString().matches("shard-\\d+\\.txt")).sorted().limit(maxShards)
+                            .forEach(files::add);
+                }
+            }
+            if (files.isEmpty()) {
+                throw new IllegalArgumentException("no shard-NNNNN.txt files in " + data);
+            }
+            Trainer.Settings ts = new Trainer.Settings(hidden, epochs, batch, lr, gamma, lambda, holdoutEvery, seed,
+                    threads);
+            Trainer t = new Trainer(rs, ts);
+            Trainer.Data[] d = t.load(files, System.out::println);
+            double k = t.fitK(d[0]);
+            System.out.printf("K = %.4f (sigmoid(K * score / 400) fitted to the results)%n", k);
+            System.out.printf("validation loss before training %.6f%n", t.loss(d[1]));
+            long t0 = System.currentTimeMillis();
+            double best = t.train(d[0], d[1], System.out::println);
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            t.saveCheckpoint(Path.of(out + ".ckpt"));
+            t.quantise().write(Path.of(out + ".nnue"));
+            String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
+                            + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d%ntraining: %d epochs, batch %d, lr %s, "
+                            + "gamma %s, lambda %s, seed %d, K %.4f, %d s%nbest validation loss: %.6f%n",
+                    rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
+                    Network.QB, epochs, batch, lr, gamma, lambda, seed, k, (System.currentTimeMillis() - t0) / 1000,
+                    best);
+            Files.writeString(Path.of(out + ".manifest"), manifest);
+            System.out.print(manifest);
+            return 0;
+        }
+    }
+
+    /** {@code koma nnue export}: a checkpoint into the engine's net format. */
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = "Quantises a float checkpoint (OUT.ckpt of nnue train) into the engine's net format "
+                    + "(int16, gzip), to be put in koma-engine/src/main/resources/koma/engine/nnue/<rule set>.nnue "
+                    + "or given to the engine with the EvalFile option.")
+    static final class Export implements Callable<Integer> {
+        @Mixin
+        VariantOption variant;
+
+        @Option(names = "--ckpt", required = true, description = "The checkpoint.")
+        Path ckpt;
+
+        @Option(names = {"-o", "--out"}, required = true, description = "The net file to write.")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            RuleSet rs = variant.rules();
+            Network net = Trainer.loadCheckpoint(ckpt, rs).quantise();
+            net.write(out);
+            System.out.printf("%s: %d inputs, %d hidden, %d bytes%n", out, net.inputs, net.hidden, Files.size(out));
+            return 0;
+        }
+    }
+}

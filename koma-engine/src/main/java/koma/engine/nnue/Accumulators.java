@@ -1,0 +1,196 @@
+package koma.engine.nnue;
+
+import koma.rules.Move;
+import koma.rules.PieceType;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+
+/**
+ * The per-ply accumulator stack of one search thread: {@code acc[ply]} holds both perspectives' hidden-layer sums
+ * (first player's at 0, second's at H) for the position at that ply. {@link #push} only notes which features the
+ * move switches (at most two on and two off per perspective); the sums of a ply are computed when it is evaluated,
+ * from the nearest computed ply before it, so that moves searched without an evaluation cost no update. Castling
+ * (which moves two pieces) is refreshed from scratch right after it is played. Undoing a move is just going back a
+ * ply. Preallocated for the search's plies, so the search allocates nothing.
+ */
+public final class Accumulators {
+    private final Network net;
+    private final FeatureSet fs;
+    private final RuleSet rs;
+    private final int h;
+    private final short[][] acc;
+    /** computed[ply]: acc[ply] is up to date for the position at that ply of the current line. */
+    private final boolean[] computed;
+    /** The features switched by the move into each ply: [ply][persp * 2 + i], -1 for none. */
+    private final int[][] added, removed;
+    /** Scratch for a full refresh. */
+    private final int[] active;
+
+    public Accumulators(Network net, RuleSet rs, int plies) {
+        this.net = net;
+        this.rs = rs;
+        this.fs = new FeatureSet(rs);
+        if (fs.layoutHash != net.layoutHash) {
+            throw new IllegalArgumentException("the net was made for another layout of " + rs.id);
+        }
+        this.h = net.hidden;
+        this.acc = new short[plies + 1][2 * h];
+        this.computed = new boolean[plies + 1];
+        this.added = new int[plies + 1][4];
+        this.removed = new int[plies + 1][4];
+        this.active = new int[fs.maxActive()];
+    }
+
+    public Network network() {
+        return net;
+    }
+
+    /** Computes {@code acc[ply]} from scratch for {@code p}. */
+    public void refresh(Position p, int ply) {
+        short[] a = acc[ply];
+        for (int persp = 0; persp < 2; persp++) {
+            int off = persp * h;
+            System.arraycopy(net.featureBias, 0, a, off, h);
+            int n = fs.active(p, persp, active);
+            short[] w = net.featureWeights;
+            for (int i = 0; i < n; i++) {
+                int base = active[i] * h;
+                for (int j = 0; j < h; j++) {
+                    a[off + j] += w[base + j];
+                }
+            }
+        }
+        computed[ply] = true;
+    }
+
+    /** Notes that ply + 1 is ply after a null move (no feature switched). */
+    public void pushNull(int ply) {
+        java.util.Arrays.fill(added[ply + 1], -1);
+        java.util.Arrays.fill(removed[ply + 1], -1);
+        computed[ply + 1] = false;
+    }
+
+    /**
+     * Notes the features {@code move} switches, from {@code p} before the move is played, for ply + 1. After a
+     * castling move is played, call {@link #refresh} for ply + 1 ({@link #needsRefresh}).
+     */
+    public void push(Position p, int move, int ply) {
+        int[] add = added[ply + 1], rem = removed[ply + 1];
+        java.util.Arrays.fill(add, -1);
+        java.util.Arrays.fill(rem, -1);
+        computed[ply + 1] = false;
+        int us = p.sideToMove();
+        int kind = Move.kind(move);
+        int to = Move.to(move);
+        if (kind == Move.CASTLING) {
+            return;
+        }
+        if (kind == Move.DROP) {
+            int type = Move.type(move);
+            int held = p.handCount(us, type);
+            for (int persp = 0; persp < 2; persp++) {
+                rem[persp * 2] = fs.hand(persp, us, type, held);
+                add[persp * 2] = fs.piece(persp, us, type, to);
+            }
+            return;
+        }
+        int from = Move.from(move);
+        int type = p.typeAt(from);
+        int newType = kind == Move.PROMOTION ? Move.type(move) : type;
+        int capSq = kind == Move.EN_PASSANT ? rs.geometry.square(rs.geometry.file(to), rs.geometry.rank(from)) : to;
+        boolean capture = !p.isEmpty(capSq);
+        int capType = capture ? p.typeAt(capSq) : -1;
+        int handType = -1, handCount = 0;
+        if (capture && rs.drops) {
+            PieceType cp = rs.pieces.get(capType);
+            handType = cp.demotesTo();
+            handCount = p.handCount(us, handType) + 1;
+        }
+        for (int persp = 0; persp < 2; persp++) {
+            rem[persp * 2] = fs.piece(persp, us, type, from);
+            add[persp * 2] = fs.piece(persp, us, newType, to);
+            if (capture) {
+                rem[persp * 2 + 1] = fs.piece(persp, us ^ 1, capType, capSq);
+                if (handType >= 0) {
+                    add[persp * 2 + 1] = fs.hand(persp, us, handType, handCount);
+                }
+            }
+        }
+    }
+
+    /** Whether ply + 1 must be refreshed after playing {@code move} (castling moves a second piece). */
+    public static boolean needsRefresh(int move) {
+        return Move.kind(move) == Move.CASTLING;
+    }
+
+    /** The net's evaluation of the position at {@code ply} for {@code sideToMove}, in centipawns. */
+    public int evaluate(int ply, int sideToMove) {
+        ensure(ply);
+        short[] a = acc[ply];
+        return net.forward(a, sideToMove * h, a, (sideToMove ^ 1) * h);
+    }
+
+    /** Brings acc[ply] up to date from the nearest computed ply before it. */
+    private void ensure(int ply) {
+        if (!computed[ply]) {
+            int from = ply;
+            while (!computed[from - 1]) {
+                from--;
+            }
+            for (int q = from; q <= ply; q++) {
+                update(q);
+            }
+        }
+    }
+
+    /** The accumulator of a ply (for tests). */
+    short[] at(int ply) {
+        ensure(ply);
+        return acc[ply];
+    }
+
+    /** Computes acc[q] from acc[q - 1] and the features noted for q. */
+    private void update(int q) {
+        short[] src = acc[q - 1], dst = acc[q];
+        short[] w = net.featureWeights;
+        int[] add = added[q], rem = removed[q];
+        for (int persp = 0; persp < 2; persp++) {
+            int off = persp * h;
+            int a0 = add[persp * 2], a1 = add[persp * 2 + 1], r0 = rem[persp * 2], r1 = rem[persp * 2 + 1];
+            System.arraycopy(src, off, dst, off, h);
+            if (a0 >= 0 && r0 >= 0) {
+                int ab = a0 * h, rb = r0 * h;
+                for (int j = 0; j < h; j++) {
+                    dst[off + j] += w[ab + j] - w[rb + j];
+                }
+            } else if (a0 >= 0) {
+                addRow(dst, off, a0);
+            } else if (r0 >= 0) {
+                subRow(dst, off, r0);
+            }
+            if (a1 >= 0) {
+                addRow(dst, off, a1);
+            }
+            if (r1 >= 0) {
+                subRow(dst, off, r1);
+            }
+        }
+        computed[q] = true;
+    }
+
+    private void addRow(short[] a, int off, int feature) {
+        short[] w = net.featureWeights;
+        int base = feature * h;
+        for (int i = 0; i < h; i++) {
+            a[off + i] += w[base + i];
+        }
+    }
+
+    private void subRow(short[] a, int off, int feature) {
+        short[] w = net.featureWeights;
+        int base = feature * h;
+        for (int i = 0; i < h; i++) {
+            a[off + i] -= w[base + i];
+        }
+    }
+}

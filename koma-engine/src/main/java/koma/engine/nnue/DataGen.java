@@ -1,0 +1,101 @@
+package koma.engine.nnue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import koma.engine.tune.Sample;
+import koma.engine.tune.SelfPlay;
+import koma.rules.RuleSet;
+
+/**
+ * Training data for the nets, as resumable shards: shard {@code k} is the self-play run ({@link SelfPlay}) of
+ * {@code gamesPerShard} games with seed {@code seed * 1_000_003 + k}, written to {@code shard-KKKKK.txt} in the
+ * output directory (through a temporary file, renamed when complete). A shard already on disk is skipped, so an
+ * interrupted run is resumed by starting it again; the same settings give the same shards, whatever the thread
+ * count. Each line is a {@link Sample}: game, result for the side to move, search score, FEN.
+ */
+public final class DataGen {
+    /** What to generate: shards {@code [firstShard, firstShard + shards)} of {@code gamesPerShard} games each. */
+    public record Settings(RuleSet rs, Path dir, int firstShard, int shards, int gamesPerShard, long nodes,
+                           int randomPlies, int maxPlies, long seed, int threads) {
+        public Settings {
+            if (firstShard < 0 || shards < 1) {
+                throw new IllegalArgumentException("shards must be at least 1 from shard 0 on, got " + firstShard
+                        + "+" + shards);
+            }
+            if (gamesPerShard < 1) {
+                throw new IllegalArgumentException("games per shard must be at least 1, got " + gamesPerShard);
+            }
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+            }
+        }
+    }
+
+    private DataGen() {
+    }
+
+    /** The file of shard {@code k}. */
+    public static Path shardFile(Path dir, int k) {
+        return dir.resolve(String.format("shard-%05d.txt", k));
+    }
+
+    /** Generates the missing shards; returns the number of positions written by this run. */
+    public static long run(Settings s, Consumer<String> progress) throws IOException {
+        Files.createDirectories(s.dir());
+        ExecutorService pool = Executors.newFixedThreadPool(s.threads(), r -> {
+            Thread t = new Thread(null, r, "datagen", 64L << 20);
+            t.setDaemon(true);
+            return t;
+        });
+        AtomicInteger done = new AtomicInteger();
+        try {
+            List<Future<Integer>> futures = new ArrayList<>();
+            for (int k = s.firstShard(); k < s.firstShard() + s.shards(); k++) {
+                int shard = k;
+                if (Files.exists(shardFile(s.dir(), shard))) {
+                    continue;
+                }
+                futures.add(pool.submit(() -> {
+                    long t0 = System.currentTimeMillis();
+                    SelfPlay.Settings play = new SelfPlay.Settings(s.rs(), s.gamesPerShard(), s.nodes(),
+                            s.randomPlies(), s.maxPlies(), s.seed() * 1_000_003L + shard, 1);
+                    List<Sample> samples = new ArrayList<>();
+                    for (int g = 0; g < s.gamesPerShard(); g++) {
+                        samples.addAll(SelfPlay.playGame(play, g).samples());
+                    }
+                    Path tmp = s.dir().resolve(shardFile(s.dir(), shard).getFileName() + ".tmp");
+                    Sample.write(tmp, samples);
+                    Files.move(tmp, shardFile(s.dir(), shard), StandardCopyOption.REPLACE_EXISTING,
+                            StandardCopyOption.ATOMIC_MOVE);
+                    if (progress != null) {
+                        progress.accept(String.format("shard %d: %d positions in %d s (%d shards done)", shard,
+                                samples.size(), (System.currentTimeMillis() - t0) / 1000, done.incrementAndGet()));
+                    }
+                    return samples.size();
+                }));
+            }
+            long total = 0;
+            for (Future<Integer> f : futures) {
+                total += f.get();
+            }
+            return total;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("data generation interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException("data generation failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package koma.engine.nnue;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+import koma.rules.RuleSet;
+
+/**
+ * A quantised net: (inputs -> H) x 2 -> 1 with squared clipped ReLU. Feature weights and biases are int16 scaled by
+ * {@link #QA}, output weights int16 scaled by {@link #QB}, the output bias int32 scaled by QA x QB; the output times
+ * {@link #SCALE} / (QA x QB) is centipawns for the side to move. Immutable and shared by every search thread.
+ *
+ * <p>File format (the engine's resource format, gzip-compressed, big-endian): the magic {@code KOMANNUE}, format
+ * version 1, the rule-set id, the {@link FeatureSet#layoutHash}, inputs, H, then featureWeights[input * H + h],
+ * featureBias[H], outputWeights[2H] (the side to move's half first) as int16 and the output bias as int32.
+ */
+public final class Network {
+    public static final int QA = 255, QB = 64, SCALE = 400;
+    private static final long MAGIC = 0x4B4F4D414E4E5545L; // "KOMANNUE"
+    private static final int VERSION = 1;
+    /** The directory of the built-in nets (class-path resources). */
+    public static final String RESOURCE_DIR = "/koma/engine/nnue/";
+
+    public final String ruleSet;
+    public final long layoutHash;
+    public final int inputs, hidden;
+    final short[] featureWeights, featureBias, outputWeights;
+    final int outputBias;
+
+    public Network(String ruleSet, long layoutHash, int inputs, int hidden, short[] featureWeights,
+                   short[] featureBias, short[] outputWeights, int outputBias) {
+        if (featureWeights.length != inputs * hidden || featureBias.length != hidden
+                || outputWeights.length != 2 * hidden) {
+            throw new IllegalArgumentException("net arrays do not match " + inputs + " inputs and " + hidden
+                    + " hidden neurons");
+        }
+        this.ruleSet = ruleSet;
+        this.layoutHash = layoutHash;
+        this.inputs = inputs;
+        this.hidden = hidden;
+        this.featureWeights = featureWeights;
+        this.featureBias = featureBias;
+        this.outputWeights = outputWeights;
+        this.outputBias = outputBias;
+    }
+
+    /** The output for accumulators {@code us} (side to move) and {@code them}, each {@code hidden} long from {@code off}. */
+    int forward(short[] us, int usOff, short[] them, int themOff) {
+        long sum = 0;
+        int h = hidden;
+        for (int i = 0; i < h; i++) {
+            int v = Math.min(Math.max(us[usOff + i], 0), QA);
+            sum += (long) (v * outputWeights[i]) * v;
+        }
+        for (int i = 0; i < h; i++) {
+            int v = Math.min(Math.max(them[themOff + i], 0), QA);
+            sum += (long) (v * outputWeights[h + i]) * v;
+        }
+        long out = sum / QA + outputBias;
+        return (int) (out * SCALE / (QA * QB));
+    }
+
+    /** Writes the net in the resource format. */
+    public void write(OutputStream raw) throws IOException {
+        GZIPOutputStream gz = new GZIPOutputStream(raw);
+        DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(gz, 1 << 16));
+        out.writeLong(MAGIC);
+        out.writeInt(VERSION);
+        out.writeUTF(ruleSet);
+        out.writeLong(layoutHash);
+        out.writeInt(inputs);
+        out.writeInt(hidden);
+        ByteBuffer b = ByteBuffer.allocate(2 * (featureWeights.length + featureBias.length + outputWeights.length));
+        b.order(ByteOrder.BIG_ENDIAN);
+        for (short[] a : new short[][]{featureWeights, featureBias, outputWeights}) {
+            for (short s : a) {
+                b.putShort(s);
+            }
+        }
+        out.write(b.array());
+        out.writeInt(outputBias);
+        out.flush();
+        gz.finish();
+    }
+
+    /** Writes the net to a file. */
+    public void write(Path file) throws IOException {
+        try (OutputStream o = Files.newOutputStream(file)) {
+            write(o);
+        }
+    }
+
+    /**
+     * Reads a net and checks it against the rule set's feature layout; a wrong file is refused with the reason
+     * (not a net, another rule set, another layout, truncated).
+     */
+    public static Network read(InputStream raw, RuleSet rs, String name) throws IOException {
+        DataInputStream in;
+        try {
+            in = new DataInputStream(new java.io.BufferedInputStream(new GZIPInputStream(raw), 1 << 16));
+        } catch (java.util.zip.ZipException e) {
+            throw new IOException(name + ": not a Koma net (not gzip data)");
+        }
+        try {
+            if (in.readLong() != MAGIC) {
+                throw new IOException(name + ": not a Koma net (bad magic)");
+            }
+            int version = in.readInt();
+            if (version != VERSION) {
+                throw new IOException(name + ": net format version " + version + ", this engine reads " + VERSION);
+            }
+            String id = in.readUTF();
+            if (!id.equals(rs.id)) {
+                throw new IOException(name + ": a net for " + id + ", not " + rs.id);
+            }
+            long hash = in.readLong();
+            FeatureSet fs = new FeatureSet(rs);
+            int inputs = in.readInt(), hidden = in.readInt();
+            if (hash != fs.layoutHash || inputs != fs.inputs) {
+                throw new IOException(name + ": its inputs (" + inputs + ") do not match the rule set's layout ("
+                        + fs.inputs + " inputs)");
+            }
+            if (hidden < 1 || hidden > 4096) {
+                throw new IOException(name + ": hidden size " + hidden + " out of 1..4096");
+            }
+            short[] fw = readShorts(in, inputs * hidden), fb = readShorts(in, hidden), ow = readShorts(in, 2 * hidden);
+            int ob = in.readInt();
+            return new Network(id, hash, inputs, hidden, fw, fb, ow, ob);
+        } catch (java.io.EOFException e) {
+            throw new IOException(name + ": truncated net");
+        }
+    }
+
+    private static short[] readShorts(DataInputStream in, int n) throws IOException {
+        byte[] b = new byte[2 * n];
+        in.readFully(b);
+        short[] s = new short[n];
+        ByteBuffer.wrap(b).order(ByteOrder.BIG_ENDIAN).asShortBuffer().get(s);
+        return s;
+    }
+
+    /** Reads a net file for the rule set. */
+    public static Network read(Path file, RuleSet rs) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in, rs, file.toString());
+        }
+    }
+
+    private static final Map<String, java.util.Optional<Network>> BUILT_IN = new ConcurrentHashMap<>();
+
+    /** The rule set's built-in net ({@code RESOURCE_DIR/<id>.nnue}), read once, or empty when it has none. */
+    public static java.util.Optional<Network> builtIn(RuleSet rs) {
+        return BUILT_IN.computeIfAbsent(rs.id, id -> {
+            try (InputStream in = Network.class.getResourceAsStream(RESOURCE_DIR + id + ".nnue")) {
+                return in == null ? java.util.Optional.empty() : java.util.Optional.of(read(in, rs, id + ".nnue"));
+            } catch (IOException e) {
+                throw new IllegalStateException("built-in net: " + e.getMessage(), e);
+            }
+        });
+    }
+}

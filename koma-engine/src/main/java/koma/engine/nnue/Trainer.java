@@ -1,0 +1,451 @@
+package koma.engine.nnue;
+
+import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
+
+/**
+ * Trains a net in floating point from {@link DataGen} shards and quantises it into a {@link Network}. Loss: the
+ * squared error between sigmoid(K x output) and the target lambda x sigmoid(K x score / 400) + (1 - lambda) x
+ * result, where K is fitted on the data first (the scale at which a search score predicts the result, which differs
+ * between rule sets), so that the net's output is in the search's centipawns. Adam with the learning rate decayed
+ * by {@code gamma} per epoch, mini-batches split over threads, weights clipped to what int16 holds after
+ * quantisation. Every {@code holdoutEvery}-th shard is kept out of training to measure a validation loss after each
+ * epoch; the epoch with the lowest validation loss is kept. The data are shuffled (seeded) every epoch.
+ */
+public final class Trainer {
+    /** Settings of a training run. */
+    public record Settings(int hidden, int epochs, int batch, double lr, double gamma, double lambda,
+                           int holdoutEvery, long seed, int threads) {
+        public Settings {
+            if (hidden < 1 || hidden > 4096) {
+                throw new IllegalArgumentException("hidden size must be 1..4096, got " + hidden);
+            }
+            if (epochs < 1 || batch < 1 || threads < 1) {
+                throw new IllegalArgumentException("epochs, batch and threads must be at least 1");
+            }
+            if (lambda < 0 || lambda > 1) {
+                throw new IllegalArgumentException("lambda must be in 0..1, got " + lambda);
+            }
+            if (holdoutEvery < 2) {
+                throw new IllegalArgumentException("holdout-every must be at least 2, got " + holdoutEvery);
+            }
+        }
+    }
+
+    /** Weights are clipped to this so that they fit int16 once scaled by QA (features) or QB (output). */
+    static final float CLIP = 1.98f;
+    static final int MAX_SCORE = 4000;
+
+    /** The training positions: features of both perspectives (side to move's first), score and result. */
+    public static final class Data {
+        /** The number of positions. */
+        public int size() {
+            return size;
+        }
+
+        final List<char[]> feats = new ArrayList<>();
+        int[] start = new int[1 << 16];
+        short[] count = new short[1 << 16];
+        short[] score = new short[1 << 16];
+        byte[] result = new byte[1 << 16];
+        int size;
+        private char[] chunk = new char[1 << 20];
+        private int chunkUsed;
+        private int[] chunkOf = new int[1 << 16];
+
+        void add(int[] us, int[] them, int n, int sc, double res) {
+            if (size == start.length) {
+                int m = size * 2;
+                start = java.util.Arrays.copyOf(start, m);
+                count = java.util.Arrays.copyOf(count, m);
+                score = java.util.Arrays.copyOf(score, m);
+                result = java.util.Arrays.copyOf(result, m);
+                chunkOf = java.util.Arrays.copyOf(chunkOf, m);
+            }
+            if (chunkUsed + 2 * n > chunk.length || feats.isEmpty()) {
+                chunk = new char[Math.max(1 << 20, 2 * n)];
+                chunkUsed = 0;
+                feats.add(chunk);
+            }
+            for (int i = 0; i < n; i++) {
+                chunk[chunkUsed + i] = (char) us[i];
+                chunk[chunkUsed + n + i] = (char) them[i];
+            }
+            start[size] = chunkUsed;
+            chunkOf[size] = feats.size() - 1;
+            count[size] = (short) n;
+            score[size] = (short) Math.max(-MAX_SCORE, Math.min(MAX_SCORE, sc));
+            result[size] = (byte) Math.round(res * 2);
+            chunkUsed += 2 * n;
+            size++;
+        }
+
+        char[] chunkOf(int i) {
+            return feats.get(chunkOf[i]);
+        }
+    }
+
+    private final RuleSet rs;
+    private final FeatureSet fs;
+    private final Settings s;
+    private final int n, h;
+    /** The float model: feature weights [input * H + h], biases, output weights (2H), output bias. */
+    final float[] w, b, ow;
+    float ob;
+    private double k = 1;
+
+    public Trainer(RuleSet rs, Settings s) {
+        this.rs = rs;
+        this.fs = new FeatureSet(rs);
+        if (fs.inputs > Character.MAX_VALUE) {
+            throw new IllegalArgumentException(rs.id + " has " + fs.inputs + " inputs, more than the trainer holds");
+        }
+        this.s = s;
+        this.n = fs.inputs;
+        this.h = s.hidden();
+        Random rng = new Random(s.seed());
+        w = new float[n * h];
+        b = new float[h];
+        ow = new float[2 * h];
+        float a = (float) (1 / Math.sqrt(Math.max(8, fs.maxActive() / 2.0)));
+        for (int i = 0; i < w.length; i++) {
+            w[i] = (float) ((rng.nextDouble() * 2 - 1) * a);
+        }
+        for (int i = 0; i < h; i++) {
+            b[i] = 0.5f;
+        }
+        float o = (float) (1 / Math.sqrt(2.0 * h));
+        for (int i = 0; i < ow.length; i++) {
+            ow[i] = (float) ((rng.nextDouble() * 2 - 1) * o);
+        }
+    }
+
+    /** Reads the shards of {@code dirs} into training and held-out data. */
+    public Data[] load(List<Path> files, Consumer<String> log) throws IOException {
+        Data train = new Data(), val = new Data();
+        int[] us = new int[fs.maxActive()], them = new int[fs.maxActive()];
+        long t0 = System.currentTimeMillis();
+        for (Path f : files) {
+            String name = f.getFileName().toString();
+            int shard = Integer.parseInt(name.replaceAll("\\D", ""));
+            Data d = shard % s.holdoutEvery() == s.holdoutEvery() - 1 ? val : train;
+            try (BufferedReader in = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+                String line;
+                int ln = 0;
+                while ((line = in.readLine()) != null) {
+                    ln++;
+                    String[] p = line.split(" ", 4);
+                    if (p.length < 4) {
+                        throw new IOException(f + ":" + ln + ": expected GAME RESULT SCORE FEN");
+                    }
+                    Position pos;
+                    try {
+                        pos = Fen.parse(rs, p[3]);
+                    } catch (IllegalArgumentException e) {
+                        throw new IOException(f + ":" + ln + ": " + e.getMessage());
+                    }
+                    int stm = pos.sideToMove();
+                    int cnt = fs.active(pos, stm, us);
+                    fs.active(pos, stm ^ 1, them);
+                    d.add(us, them, cnt, Integer.parseInt(p[2]), Double.parseDouble(p[1]));
+                }
+            }
+        }
+        log.accept(String.format("%d training and %d held-out positions from %d shards in %d s", train.size,
+                val.size, files.size(), (System.currentTimeMillis() - t0) / 1000));
+        return new Data[]{train, val};
+    }
+
+    /** Fits K of sigmoid(K x score / 400) against the results (golden-section search on 0.01..4). */
+    public double fitK(Data d) {
+        double lo = 0.01, hi = 4;
+        double g = (Math.sqrt(5) - 1) / 2;
+        for (int it = 0; it < 60; it++) {
+            double a = hi - g * (hi - lo), c = lo + g * (hi - lo);
+            if (kLoss(d, a) < kLoss(d, c)) {
+                hi = c;
+            } else {
+                lo = a;
+            }
+        }
+        k = (lo + hi) / 2;
+        return k;
+    }
+
+    private static double kLoss(Data d, double k) {
+        double sum = 0;
+        for (int i = 0; i < d.size; i++) {
+            double e = sigmoid(k * d.score[i] / 400) - d.result[i] / 2.0;
+            sum += e * e;
+        }
+        return sum / Math.max(1, d.size);
+    }
+
+    static double sigmoid(double x) {
+        return 1 / (1 + Math.exp(-x));
+    }
+
+    /** Runs the epochs; returns the validation loss of the kept (best) epoch. */
+    public double train(Data train, Data val, Consumer<String> log) throws IOException {
+        int[] order = new int[train.size];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Random rng = new Random(s.seed() + 1);
+        float[] mw = new float[w.length], vw = new float[w.length], mb = new float[h], vb = new float[h],
+                mo = new float[2 * h], vo = new float[2 * h];
+        float[] mob = new float[1], vob = new float[1];
+        int threads = s.threads();
+        float[][] gw = new float[threads][w.length], gb = new float[threads][h], go = new float[threads][2 * h];
+        float[] gob = new float[threads];
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        double best = Double.MAX_VALUE;
+        float[] bw = w.clone(), bb = b.clone(), bo = ow.clone();
+        float bob = ob;
+        long step = 0;
+        try {
+            for (int epoch = 1; epoch <= s.epochs(); epoch++) {
+                long t0 = System.currentTimeMillis();
+                for (int i = order.length - 1; i > 0; i--) {
+                    int j = rng.nextInt(i + 1);
+                    int t = order[i];
+                    order[i] = order[j];
+                    order[j] = t;
+                }
+                double lr = s.lr() * Math.pow(s.gamma(), epoch - 1);
+                double trainLoss = 0;
+                for (int from = 0; from < order.length; from += s.batch()) {
+                    int to = Math.min(order.length, from + s.batch());
+                    int per = (to - from + threads - 1) / threads;
+                    List<Future<Double>> parts = new ArrayList<>();
+                    for (int t = 0; t < threads; t++) {
+                        int tf = from + t * per, tt = Math.min(to, tf + per), ti = t;
+                        parts.add(pool.submit(() -> gradient(train, order, tf, tt, gw[ti], gb[ti], go[ti], gob, ti)));
+                    }
+                    for (Future<Double> f : parts) {
+                        trainLoss += f.get();
+                    }
+                    step++;
+                    float scale = 1f / (to - from);
+                    adam(w, gw, mw, vw, scale, lr, step);
+                    adam(b, gb, mb, vb, scale, lr, step);
+                    adam(ow, go, mo, vo, scale, lr, step);
+                    float[] obArr = {ob};
+                    float[][] gobArr = new float[threads][1];
+                    for (int t = 0; t < threads; t++) {
+                        gobArr[t][0] = gob[t];
+                        gob[t] = 0;
+                    }
+                    adam(obArr, gobArr, mob, vob, scale, lr, step);
+                    ob = obArr[0];
+                }
+                double vl = loss(val);
+                log.accept(String.format("epoch %d: lr %.6f, train loss %.6f, validation loss %.6f, %d s", epoch, lr,
+                        trainLoss / order.length, vl, (System.currentTimeMillis() - t0) / 1000));
+                if (vl < best) {
+                    best = vl;
+                    System.arraycopy(w, 0, bw, 0, w.length);
+                    System.arraycopy(b, 0, bb, 0, h);
+                    System.arraycopy(ow, 0, bo, 0, 2 * h);
+                    bob = ob;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("training interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException("training failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        System.arraycopy(bw, 0, w, 0, w.length);
+        System.arraycopy(bb, 0, b, 0, h);
+        System.arraycopy(bo, 0, ow, 0, 2 * h);
+        ob = bob;
+        return best;
+    }
+
+    /** Adam on one parameter array, summing the threads' gradients (and clearing them), then clipping. */
+    private static void adam(float[] p, float[][] g, float[] m, float[] v, float scale, double lr, long step) {
+        final float b1 = 0.9f, b2 = 0.999f, eps = 1e-8f;
+        float c1 = (float) (1 - Math.pow(b1, step)), c2 = (float) (1 - Math.pow(b2, step));
+        float a = (float) lr;
+        for (int i = 0; i < p.length; i++) {
+            float gr = 0;
+            for (float[] t : g) {
+                gr += t[i];
+                t[i] = 0;
+            }
+            gr *= scale;
+            m[i] = b1 * m[i] + (1 - b1) * gr;
+            v[i] = b2 * v[i] + (1 - b2) * gr * gr;
+            float x = p[i] - a * (m[i] / c1) / ((float) Math.sqrt(v[i] / c2) + eps);
+            p[i] = Math.max(-CLIP, Math.min(CLIP, x));
+        }
+    }
+
+    /** Accumulates the loss gradient of positions {@code order[from..to)}; returns their summed loss. */
+    private double gradient(Data d, int[] order, int from, int to, float[] gw, float[] gb, float[] go, float[] gob,
+                            int t) {
+        float[] accU = new float[h], accT = new float[h], dU = new float[h], dT = new float[h];
+        double sum = 0;
+        float obSum = 0;
+        for (int o = from; o < to; o++) {
+            int i = order[o];
+            char[] c = d.chunkOf(i);
+            int st = d.start[i], cnt = d.count[i];
+            System.arraycopy(b, 0, accU, 0, h);
+            System.arraycopy(b, 0, accT, 0, h);
+            for (int j = 0; j < cnt; j++) {
+                int fu = c[st + j] * h, ft = c[st + cnt + j] * h;
+                for (int x = 0; x < h; x++) {
+                    accU[x] += w[fu + x];
+                    accT[x] += w[ft + x];
+                }
+            }
+            float out = ob;
+            for (int x = 0; x < h; x++) {
+                float u = Math.min(Math.max(accU[x], 0), 1), v = Math.min(Math.max(accT[x], 0), 1);
+                out += u * u * ow[x] + v * v * ow[h + x];
+            }
+            double pred = sigmoid(k * out);
+            double target = target(d, i);
+            double err = pred - target;
+            sum += err * err;
+            float g = (float) (2 * err * pred * (1 - pred) * k);
+            obSum += g;
+            for (int x = 0; x < h; x++) {
+                float u = accU[x], v = accT[x];
+                float cu = Math.min(Math.max(u, 0), 1), cv = Math.min(Math.max(v, 0), 1);
+                go[x] += g * cu * cu;
+                go[h + x] += g * cv * cv;
+                dU[x] = u > 0 && u < 1 ? g * ow[x] * 2 * u : 0;
+                dT[x] = v > 0 && v < 1 ? g * ow[h + x] * 2 * v : 0;
+                gb[x] += dU[x] + dT[x];
+            }
+            for (int j = 0; j < cnt; j++) {
+                int fu = c[st + j] * h, ft = c[st + cnt + j] * h;
+                for (int x = 0; x < h; x++) {
+                    gw[fu + x] += dU[x];
+                    gw[ft + x] += dT[x];
+                }
+            }
+        }
+        gob[t] += obSum;
+        return sum;
+    }
+
+    private double target(Data d, int i) {
+        return s.lambda() * sigmoid(k * d.score[i] / 400) + (1 - s.lambda()) * d.result[i] / 2.0;
+    }
+
+    /** The mean loss of the float model on {@code d}. */
+    public double loss(Data d) {
+        float[] accU = new float[h], accT = new float[h];
+        double sum = 0;
+        for (int i = 0; i < d.size; i++) {
+            double e = sigmoid(k * forward(d, i, accU, accT)) - target(d, i);
+            sum += e * e;
+        }
+        return sum / Math.max(1, d.size);
+    }
+
+    /** The float model's output for position {@code i} of {@code d} (times 400: centipawns). */
+    float forward(Data d, int i, float[] accU, float[] accT) {
+        char[] c = d.chunkOf(i);
+        int st = d.start[i], cnt = d.count[i];
+        System.arraycopy(b, 0, accU, 0, h);
+        System.arraycopy(b, 0, accT, 0, h);
+        for (int j = 0; j < cnt; j++) {
+            int fu = c[st + j] * h, ft = c[st + cnt + j] * h;
+            for (int x = 0; x < h; x++) {
+                accU[x] += w[fu + x];
+                accT[x] += w[ft + x];
+            }
+        }
+        float out = ob;
+        for (int x = 0; x < h; x++) {
+            float u = Math.min(Math.max(accU[x], 0), 1), v = Math.min(Math.max(accT[x], 0), 1);
+            out += u * u * ow[x] + v * v * ow[h + x];
+        }
+        return out;
+    }
+
+    public double k() {
+        return k;
+    }
+
+    /** The quantised net (the export). */
+    public Network quantise() {
+        short[] fw = new short[w.length], fb = new short[h], qo = new short[2 * h];
+        for (int i = 0; i < w.length; i++) {
+            fw[i] = (short) Math.round(w[i] * Network.QA);
+        }
+        for (int i = 0; i < h; i++) {
+            fb[i] = (short) Math.round(b[i] * Network.QA);
+        }
+        for (int i = 0; i < 2 * h; i++) {
+            qo[i] = (short) Math.round(ow[i] * Network.QB);
+        }
+        return new Network(rs.id, fs.layoutHash, n, h, fw, fb, qo, Math.round(ob * Network.QA * Network.QB));
+    }
+
+    /** Saves the float model (a checkpoint that {@link #loadCheckpoint} reads, and that export quantises). */
+    public void saveCheckpoint(Path file) throws IOException {
+        try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file)))) {
+            out.writeUTF(rs.id);
+            out.writeLong(fs.layoutHash);
+            out.writeInt(n);
+            out.writeInt(h);
+            out.writeDouble(k);
+            for (float[] a : new float[][]{w, b, ow}) {
+                for (float x : a) {
+                    out.writeFloat(x);
+                }
+            }
+            out.writeFloat(ob);
+        }
+    }
+
+    /** Reads a checkpoint written by {@link #saveCheckpoint} for this rule set into a trainer of its size. */
+    public static Trainer loadCheckpoint(Path file, RuleSet rs) throws IOException {
+        try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
+            String id = in.readUTF();
+            if (!id.equals(rs.id)) {
+                throw new IOException(file + ": a checkpoint for " + id + ", not " + rs.id);
+            }
+            long hash = in.readLong();
+            int n = in.readInt(), h = in.readInt();
+            Trainer t = new Trainer(rs, new Settings(h, 1, 1, 0, 1, 0, 2, 0, 1));
+            if (hash != t.fs.layoutHash || n != t.n) {
+                throw new IOException(file + ": made for another input layout of " + rs.id);
+            }
+            t.k = in.readDouble();
+            for (float[] a : new float[][]{t.w, t.b, t.ow}) {
+                for (int i = 0; i < a.length; i++) {
+                    a[i] = in.readFloat();
+                }
+            }
+            t.ob = in.readFloat();
+            return t;
+        } catch (java.io.EOFException e) {
+            throw new IOException(file + ": truncated checkpoint");
+        }
+    }
+}

@@ -27,6 +27,8 @@ import koma.rules.RuleSet;
  */
 public final class Network {
     public static final int QA = 255, QB = 64, SCALE = 400;
+    /** The largest output weight (1.98 x QB): what keeps {@link #half}'s int blocks from overflowing. */
+    public static final int MAX_OUTPUT_WEIGHT = 127;
     private static final long MAGIC = 0x4B4F4D414E4E5545L; // "KOMANNUE"
     private static final int VERSION = 1;
     /** The directory of the built-in nets (class-path resources). */
@@ -45,6 +47,11 @@ public final class Network {
             throw new IllegalArgumentException("net arrays do not match " + inputs + " inputs and " + hidden
                     + " hidden neurons");
         }
+        for (short w : outputWeights) {
+            if (Math.abs(w) > MAX_OUTPUT_WEIGHT) {
+                throw new IllegalArgumentException("an output weight of " + w + " is beyond +-" + MAX_OUTPUT_WEIGHT);
+            }
+        }
         this.ruleSet = ruleSet;
         this.layoutHash = layoutHash;
         this.inputs = inputs;
@@ -57,18 +64,28 @@ public final class Network {
 
     /** The output for accumulators {@code us} (side to move) and {@code them}, each {@code hidden} long from {@code off}. */
     int forward(short[] us, int usOff, short[] them, int themOff) {
-        long sum = 0;
-        int h = hidden;
-        for (int i = 0; i < h; i++) {
-            int v = Math.min(Math.max(us[usOff + i], 0), QA);
-            sum += (long) (v * outputWeights[i]) * v;
-        }
-        for (int i = 0; i < h; i++) {
-            int v = Math.min(Math.max(them[themOff + i], 0), QA);
-            sum += (long) (v * outputWeights[h + i]) * v;
-        }
+        long sum = half(us, usOff, 0) + half(them, themOff, hidden);
         long out = sum / QA + outputBias;
         return (int) (out * SCALE / (QA * QB));
+    }
+
+    /**
+     * One perspective's share of the output: the sum of clamp(acc, 0, QA)^2 x outputWeight. Summed in int over
+     * blocks of 128 (a term is at most 255 x 127 x 255 = 8.3M, since trained weights are clipped to 127/64, so a
+     * block stays below 2^31), which lets the JIT vectorise the loop; the blocks are added as long.
+     */
+    private long half(short[] acc, int off, int wOff) {
+        long sum = 0;
+        for (int from = 0; from < hidden; from += 128) {
+            int to = Math.min(hidden, from + 128);
+            int block = 0;
+            for (int i = from; i < to; i++) {
+                int v = Math.min(Math.max(acc[off + i], 0), QA);
+                block += v * outputWeights[wOff + i] * v;
+            }
+            sum += block;
+        }
+        return sum;
     }
 
     /** Writes the net in the resource format. */
@@ -136,7 +153,11 @@ public final class Network {
             }
             short[] fw = readShorts(in, inputs * hidden), fb = readShorts(in, hidden), ow = readShorts(in, 2 * hidden);
             int ob = in.readInt();
-            return new Network(id, hash, inputs, hidden, fw, fb, ow, ob);
+            try {
+                return new Network(id, hash, inputs, hidden, fw, fb, ow, ob);
+            } catch (IllegalArgumentException e) {
+                throw new IOException(name + ": " + e.getMessage());
+            }
         } catch (java.io.EOFException e) {
             throw new IOException(name + ": truncated net");
         }

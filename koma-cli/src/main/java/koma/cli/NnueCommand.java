@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import koma.engine.nnue.DataGen;
 import koma.engine.nnue.Network;
 import koma.engine.nnue.Trainer;
+import koma.engine.tune.SelfPlay;
 import koma.rules.RuleSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -68,12 +69,23 @@ public final class NnueCommand implements Runnable {
         @Option(names = "--threads", defaultValue = "1", description = "Shards made at once. Default: ${DEFAULT-VALUE}.")
         int threads;
 
+        @Option(names = "--eval", defaultValue = "default",
+                description = "The evaluation of the self-play search: default (the built-in net when the rule set "
+                        + "has one, else the hand-written evaluation), hand (the hand-written one) or a net file. "
+                        + "Default: ${DEFAULT-VALUE}.")
+        String eval;
+
         @Override
         public Integer call() throws Exception {
             RuleSet rs = variant.rules();
+            Network net = switch (eval) {
+                case "default" -> null;
+                case "hand" -> SelfPlay.HAND_WRITTEN;
+                default -> Network.read(Path.of(eval), rs);
+            };
             long t0 = System.currentTimeMillis();
             long n = DataGen.run(new DataGen.Settings(rs, out, firstShard, shards, gamesPerShard, nodes, randomPlies,
-                    maxPlies, seed, threads), System.out::println);
+                    maxPlies, seed, threads, net), System.out::println);
             System.out.printf("%d positions in %d s%n", n, (System.currentTimeMillis() - t0) / 1000);
             return 0;
         }

@@ -24,9 +24,12 @@ import koma.rules.RuleSet;
  * count. Each line is a {@link Sample}: game, result for the side to move, search score, FEN.
  */
 public final class DataGen {
-    /** What to generate: shards {@code [firstShard, firstShard + shards)} of {@code gamesPerShard} games each. */
+    /**
+     * What to generate: shards {@code [firstShard, firstShard + shards)} of {@code gamesPerShard} games each, the
+     * search evaluating with {@code net} (as {@link SelfPlay.Settings#net}).
+     */
     public record Settings(RuleSet rs, Path dir, int firstShard, int shards, int gamesPerShard, long nodes,
-                           int randomPlies, int maxPlies, long seed, int threads) {
+                           int randomPlies, int maxPlies, long seed, int threads, Network net) {
         public Settings {
             if (firstShard < 0 || shards < 1) {
                 throw new IllegalArgumentException("shards must be at least 1 from shard 0 on, got " + firstShard
@@ -68,7 +71,7 @@ public final class DataGen {
                 futures.add(pool.submit(() -> {
                     long t0 = System.currentTimeMillis();
                     SelfPlay.Settings play = new SelfPlay.Settings(s.rs(), s.gamesPerShard(), s.nodes(),
-                            s.randomPlies(), s.maxPlies(), s.seed() * 1_000_003L + shard, 1);
+                            s.randomPlies(), s.maxPlies(), s.seed() * 1_000_003L + shard, 1, s.net());
                     List<Sample> samples = new ArrayList<>();
                     for (int g = 0; g < s.gamesPerShard(); g++) {
                         samples.addAll(SelfPlay.playGame(play, g).samples());

@@ -12,6 +12,7 @@ import koma.engine.Limits;
 import koma.engine.Search;
 import koma.engine.TimeManager;
 import koma.engine.TranspositionTable;
+import koma.engine.nnue.Network;
 import koma.rules.Game;
 import koma.rules.Move;
 import koma.rules.Position;
@@ -26,8 +27,18 @@ import koma.rules.notation.Fen;
  * table), so the data are the same for a seed whatever the number of threads.
  */
 public final class SelfPlay {
-    /** Settings of a run. {@code maxPlies}: a game still running then is a draw. */
-    public record Settings(RuleSet rs, int games, long nodes, int randomPlies, int maxPlies, long seed, int threads) {
+    /**
+     * Settings of a run. {@code maxPlies}: a game still running then is a draw. {@code net}: the net the search
+     * evaluates with, {@link #HAND_WRITTEN} for the hand-written evaluation, or null for the rule set's default (its
+     * built-in net when it has one).
+     */
+    public record Settings(RuleSet rs, int games, long nodes, int randomPlies, int maxPlies, long seed, int threads,
+                           Network net) {
+        /** Settings with the rule set's default evaluation. */
+        public Settings(RuleSet rs, int games, long nodes, int randomPlies, int maxPlies, long seed, int threads) {
+            this(rs, games, nodes, randomPlies, maxPlies, seed, threads, null);
+        }
+
         public Settings {
             if (games < 1) {
                 throw new IllegalArgumentException("games must be at least 1, got " + games);
@@ -43,6 +54,9 @@ public final class SelfPlay {
             }
         }
     }
+
+    /** The value of {@link Settings#net} that means the hand-written evaluation. */
+    public static final Network HAND_WRITTEN = new Network("", 0, 0, 1, new short[0], new short[1], new short[2], 0);
 
     /** One finished game: its result for the first player (1, 0.5, 0), its length and its kept positions. */
     public record GameData(double result, int plies, String termination, List<Sample> samples) {
@@ -111,6 +125,9 @@ public final class SelfPlay {
         }
         TranspositionTable tt = new TranspositionTable(4);
         Search search = new Search(rs, tt);
+        if (s.net() != null) {
+            search.setNetwork(s.net() == HAND_WRITTEN ? null : s.net());
+        }
         TimeManager time = new TimeManager(0);
         List<String> fens = new ArrayList<>();
         List<Integer> sides = new ArrayList<>();

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import koma.engine.nnue.NetChoice;
 import koma.engine.Limits;
 import koma.engine.Search;
 import koma.engine.SearchInfo;
@@ -35,6 +36,8 @@ public final class XBoardSession {
     private final TimeManager timeManager = new TimeManager(50);
     /** Search threads from the {@code cores} command: Lazy SMP helpers beyond the first. */
     private int cores = 1;
+    /** The evaluation chosen with the Use NNUE and EvalFile options. */
+    private final NetChoice nets = new NetChoice();
     private RuleSet rules = RuleSet.standard();
     private Search search;
     private Game game;
@@ -99,6 +102,7 @@ public final class XBoardSession {
                      "rating", "ics" -> {
                 }
                 case "nopost" -> post = false;
+                case "option" -> option(arg);
                 case "protover" -> features();
                 case "new" -> {
                     stopThinking();
@@ -205,12 +209,32 @@ public final class XBoardSession {
         return true;
     }
 
+    /** {@code option NAME=VALUE}: Use NNUE (1/0) and EvalFile, as announced in {@link #features}. */
+    private void option(String arg) {
+        int eq = arg.indexOf('=');
+        String name = eq < 0 ? arg : arg.substring(0, eq), value = eq < 0 ? "" : arg.substring(eq + 1);
+        try {
+            if (name.equals("Use NNUE") && (value.equals("1") || value.equals("0"))) {
+                nets.setEnabled(value.equals("1"));
+            } else if (name.equals("EvalFile")) {
+                stopThinking();
+                nets.setFile(value);
+            } else {
+                out.println("Error (unknown option): " + arg);
+            }
+        } catch (IllegalArgumentException e) {
+            out.println("Error (" + e.getMessage() + "): option");
+        }
+    }
+
     private void features() {
         out.println("feature done=0");
         out.println("feature myname=\"" + EngineSession.NAME + "\" setboard=1 usermove=1 ping=1 san=0 sigint=0 "
                 + "sigterm=0 colors=0 analyze=1 memory=1 smp=1 reuse=1 draw=0 playother=1 debug=1");
         out.println("feature variants=\"" + String.join(",", RuleSet.IDS.stream()
                 .map(id -> RuleSet.of(id).conventions.xboard()).toList()) + "\"");
+        out.println("feature option=\"Use NNUE -check 1\"");
+        out.println("feature option=\"EvalFile -file " + NetChoice.BUILT_IN + "\"");
         out.println("feature done=1");
     }
 
@@ -330,6 +354,7 @@ public final class XBoardSession {
         Limits limits = analyzing ? Limits.forever() : limits(root.sideToMove());
         boolean analysis = analyzing;
         searcher.setThreads(cores);
+        searcher.setNetwork(nets.forRules(rules, why -> out.println("telluser " + why)));
         searcher.resetStop();
         thinker.start(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> {

@@ -35,6 +35,19 @@ class XBoardTranscriptTest {
         assertTrue(out.contains("feature variants=\"normal,shogi,wa-shogi,wa-shogi-drop,shodo,shodo-deathmatch,"
                 + "minishogi\""), out);
         assertTrue(out.endsWith("feature done=1\n"), out);
+        assertTrue(out.contains("feature option=\"Use NNUE -check 1\"\nfeature option=\"EvalFile -file <built-in>\"\n"),
+                out);
+    }
+
+    /** The evaluation options: accepted silently when right, an Error line naming the problem otherwise. */
+    @Test
+    void nnueOptions() throws Exception {
+        assertEquals("", run("option Use NNUE=0", "option Use NNUE=1", "option EvalFile=<built-in>"));
+        assertEquals("Error (EvalFile: no readable file /nonexistent.nnue): option\n",
+                run("option EvalFile=/nonexistent.nnue"));
+        assertEquals("Error (unknown option): Use NNUE=yes\n", run("option Use NNUE=yes"));
+        String out = run("option Use NNUE=0", "new", "sd 2", "usermove e2e4");
+        assertTrue(out.contains("move "), out);
     }
 
     @Test

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 @Command(name = "nnue", mixinStandardHelpOptions = true,
         description = "The learned evaluation's pipeline: gen (self-play data in resumable shards), train (a net "
                 + "from the shards), export (a trained net into the engine's resource format).",
-        subcommands = {NnueCommand.Gen.class, NnueCommand.Train.class, NnueCommand.Export.class})
+        subcommands = {NnueCommand.Gen.class, NnueCommand.Expand.class, NnueCommand.Train.class, NnueCommand.Export.class})
 public final class NnueCommand implements Runnable {
     @Override
     public void run() {
@@ -86,6 +86,46 @@ public final class NnueCommand implements Runnable {
             long t0 = System.currentTimeMillis();
             long n = DataGen.run(new DataGen.Settings(rs, out, firstShard, shards, gamesPerShard, nodes, randomPlies,
                     maxPlies, seed, threads, net), System.out::println);
+            System.out.printf("%d positions in %d s%n", n, (System.currentTimeMillis() - t0) / 1000);
+            return 0;
+        }
+    }
+
+    /** {@code koma nnue expand}: more positions, labelled by the hand-written evaluation. */
+    @Command(name = "expand", mixinStandardHelpOptions = true,
+            description = "More training positions from the shards of --data: for each position up to "
+                    + "--per-position successors (a random legal move each) whose quiescence score agrees with the "
+                    + "hand-written static evaluation within --quiet-margin, scored by that quiescence search and "
+                    + "given the game's result. Shard K of --data becomes shard K of --out; shards there are skipped.")
+    static final class Expand implements Callable<Integer> {
+        @Mixin
+        VariantOption variant;
+
+        @Option(names = "--data", required = true, description = "Directory of the shards to expand.")
+        Path data;
+
+        @Option(names = "--out", required = true, description = "Directory of the expanded shards.")
+        Path out;
+
+        @Option(names = "--per-position", defaultValue = "4",
+                description = "Successors tried per position. Default: ${DEFAULT-VALUE}.")
+        int perPosition;
+
+        @Option(names = "--quiet-margin", defaultValue = "60",
+                description = "Largest gap (cp) between quiescence and static score. Default: ${DEFAULT-VALUE}.")
+        int quietMargin;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
+        long seed;
+
+        @Option(names = "--threads", defaultValue = "1", description = "Shards expanded at once. Default: ${DEFAULT-VALUE}.")
+        int threads;
+
+        @Override
+        public Integer call() throws Exception {
+            long t0 = System.currentTimeMillis();
+            long n = koma.engine.nnue.Expand.run(new koma.engine.nnue.Expand.Settings(variant.rules(), data, out,
+                    perPosition, quietMargin, seed, threads), System.out::println);
             System.out.printf("%d positions in %d s%n", n, (System.currentTimeMillis() - t0) / 1000);
             return 0;
         }

@@ -151,6 +151,24 @@ public final class Search {
         }
     }
 
+    /**
+     * The quiescence score of a position for its side to move (captures and promotions until quiet, evasions in
+     * check), or {@link Integer#MIN_VALUE} when {@code maxNodes} nodes did not settle it: a cheap label of
+     * positions for training a net on this evaluation.
+     */
+    public int quiescenceScore(Position position, long maxNodes) {
+        this.pos = position;
+        nodes = 0;
+        stop = false;
+        deadline = Long.MAX_VALUE;
+        nodeLimit = maxNodes;
+        if (nnue != null) {
+            nnue.refresh(position, 0);
+        }
+        int v = quiesce(-INFINITE, INFINITE, 0, 0, -1);
+        return stop ? Integer.MIN_VALUE : v;
+    }
+
     /** Asks a running search to stop as soon as possible; it still reports its best move. */
     public void stop() {
         stop = true;

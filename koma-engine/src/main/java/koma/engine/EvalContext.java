@@ -25,6 +25,10 @@ final class EvalContext {
     final boolean[] handAttacker;
     /** kingCentral2[sq]: twice the centralisation of a square, rounded (the king-center-eg coefficient). */
     final int[] kingCentral2;
+    /** near1[sq], near2[sq]: the squares at distance 1 (next to sq), and at distance exactly 2, on the board. */
+    final int[][] near1, near2;
+    /** phaseValue[type]: its board value if it is neither royal nor a pawn, else 0 (set with the weights). */
+    private final int[] phaseValue;
     /** Scratch: pieces of each type of one side (the pair term counts in it and clears it again). */
     final int[] typeCount;
 
@@ -35,9 +39,10 @@ final class EvalContext {
     /** pawnSquares[c][0..pawnCount[c]-1]: the squares of side c's pawns; set by {@link #scanPawns}. */
     final int[][] pawnSquares;
     final int[] pawnCount = new int[2];
+    /** Each side's {@link #passedRanks}, and whether they are known for the position of the last pawn scan. */
+    private final int[] passed = new int[2];
+    private boolean passedKnown;
 
-    /** Board value of each type, for the phase (set once the weights are known). */
-    private int[] value;
     /** Non-pawn, non-royal material on the board at the start (the phase is 256 there). */
     private int startMaterial = 1;
     /** The endgame share of the position in 256ths (256 minus the phase); set by {@link #measurePhase}. */
@@ -59,6 +64,13 @@ final class EvalContext {
         for (int sq = 0; sq < g.squares; sq++) {
             kingCentral2[sq] = (int) Math.round(2 * centralisation(sq));
         }
+        near1 = new int[g.squares][];
+        near2 = new int[g.squares][];
+        for (int sq = 0; sq < g.squares; sq++) {
+            near1[sq] = around(sq, 1);
+            near2[sq] = around(sq, 2);
+        }
+        phaseValue = new int[n];
         typeCount = new int[n];
         pawnsOnFile = new int[2][g.files];
         maxRank1 = new int[g.files];
@@ -66,9 +78,21 @@ final class EvalContext {
         pawnSquares = new int[2][g.squares];
     }
 
+    /** The squares on the board at distance d (in the longer direction) from sq. */
+    private int[] around(int sq, int d) {
+        int kf = g.file(sq), kr = g.rank(sq);
+        return java.util.stream.IntStream.rangeClosed(-d, d).boxed()
+                .flatMap(df -> java.util.stream.IntStream.rangeClosed(-d, d)
+                        .filter(dr -> Math.max(Math.abs(df), Math.abs(dr)) == d && g.onBoard(kf + df, kr + dr))
+                        .mapToObj(dr -> g.square(kf + df, kr + dr)))
+                .mapToInt(Integer::intValue).toArray();
+    }
+
     /** Sets the board values the phase weighs pieces by, and measures the start position's material with them. */
     void setValues(int[] value) {
-        this.value = value;
+        for (PieceType p : rs.pieces) {
+            phaseValue[p.index()] = p.royal() || p.pawn() ? 0 : value[p.index()];
+        }
         startMaterial = Math.max(1, phaseMaterial(Position.start(rs)));
     }
 
@@ -108,6 +132,37 @@ final class EvalContext {
             }
             pawnCount[c] = count;
         }
+        passedKnown = false;
+    }
+
+    /**
+     * The sum of squared relative ranks of side c's passed pawns (no enemy pawn ahead on its own or the next files),
+     * read by the terms passed and passed-eg: measured for both sides once per pawn scan.
+     */
+    int passedRanks(int c) {
+        if (!passedKnown) {
+            passed[0] = measurePassed(0);
+            passed[1] = measurePassed(1);
+            passedKnown = true;
+        }
+        return passed[c];
+    }
+
+    private int measurePassed(int c) {
+        int sum = 0;
+        for (int i = 0, n = pawnCount[c]; i < n; i++) {
+            int sq = pawnSquares[c][i];
+            int f = g.file(sq), r = g.rank(sq);
+            boolean free = true;
+            for (int ff = Math.max(0, f - 1); ff <= Math.min(g.files - 1, f + 1); ff++) {
+                free &= c == 0 ? maxRank1[ff] <= r : minRank0[ff] >= r;
+            }
+            if (free) {
+                int rel = g.relativeRank(c, sq);
+                sum += rel * rel;
+            }
+        }
+        return sum;
     }
 
     /** Sets {@link #eg}: 256 minus the phase (256 with the start position's non-pawn material, 0 with none). */
@@ -120,9 +175,7 @@ final class EvalContext {
         int material = 0;
         for (int c = 0; c < 2; c++) {
             for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                int type = p.typeAt(p.pieceSquare(c, i));
-                PieceType pt = rs.piece(type);
-                material += pt.royal() || pt.pawn() ? 0 : value[type];
+                material += phaseValue[p.typeAt(p.pieceSquare(c, i))];
             }
         }
         return material;

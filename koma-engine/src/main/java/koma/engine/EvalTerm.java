@@ -162,47 +162,31 @@ abstract class EvalTerm {
         return p.canPromote() && p.forcedRanks() > 0;
     }
 
-    /** Friendly pieces next to the king on k, or enemy pieces within two squares of it, counted twice when adjacent. */
-    private static int kingCount(EvalContext x, Position p, int c, int k, boolean friends) {
-        Geometry g = x.g;
-        int kf = g.file(k), kr = g.rank(k);
-        int reach = friends ? 1 : 2;
+    /** Side c's pieces next to the square k (of its king). */
+    private static int guards(EvalContext x, Position p, int c, int k) {
         int count = 0;
-        for (int df = -reach; df <= reach; df++) {
-            for (int dr = -reach; dr <= reach; dr++) {
-                int f = kf + df, r = kr + dr;
-                if ((df == 0 && dr == 0) || !g.onBoard(f, r)) {
-                    continue;
-                }
-                int sq = g.square(f, r);
-                if (p.isEmpty(sq)) {
-                    continue;
-                }
-                if (friends ? p.colorAt(sq) == c : p.colorAt(sq) != c) {
-                    count += friends || (Math.abs(df) > 1 || Math.abs(dr) > 1) ? 1 : 2;
-                }
+        for (int sq : x.near1[k]) {
+            if (!p.isEmpty(sq) && p.colorAt(sq) == c) {
+                count++;
             }
         }
         return count;
     }
 
-    /** The sum of squared relative ranks of side c's passed pawns (no enemy pawn ahead on its own or the next files). */
-    private static int passedRanks(EvalContext x, int c) {
-        Geometry g = x.g;
-        int sum = 0;
-        for (int i = 0, n = x.pawnCount[c]; i < n; i++) {
-            int sq = x.pawnSquares[c][i];
-            int f = g.file(sq), r = g.rank(sq);
-            boolean free = true;
-            for (int ff = Math.max(0, f - 1); ff <= Math.min(g.files - 1, f + 1); ff++) {
-                free &= c == 0 ? x.maxRank1[ff] <= r : x.minRank0[ff] >= r;
-            }
-            if (free) {
-                int rel = g.relativeRank(c, sq);
-                sum += rel * rel;
+    /** The enemies of side c within two squares of k (of its king), those next to it counted twice. */
+    private static int attackers(EvalContext x, Position p, int c, int k) {
+        int count = 0;
+        for (int sq : x.near1[k]) {
+            if (!p.isEmpty(sq) && p.colorAt(sq) != c) {
+                count += 2;
             }
         }
-        return sum;
+        for (int sq : x.near2[k]) {
+            if (!p.isEmpty(sq) && p.colorAt(sq) != c) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** A value from mobility: average number of destinations on an empty board, scaled so a 1-step piece ~100. */
@@ -371,7 +355,7 @@ abstract class EvalTerm {
                 @Override
                 int count(EvalContext x, Position p, int c) {
                     int k = p.kingSquare(c);
-                    return k < 0 ? 0 : kingCount(x, p, c, k, true);
+                    return k < 0 ? 0 : guards(x, p, c, k);
                 }
             },
             new EvalTerm(Scope.SIDE, "king-danger", 0, "against an enemy piece within two squares of the king "
@@ -384,7 +368,7 @@ abstract class EvalTerm {
                 @Override
                 int count(EvalContext x, Position p, int c) {
                     int k = p.kingSquare(c);
-                    return k < 0 ? 0 : -kingCount(x, p, c, k, false);
+                    return k < 0 ? 0 : -attackers(x, p, c, k);
                 }
             },
             new EvalTerm(Scope.SIDE, "king-hand-danger", 0, "against each eighth of (enemy non-pawn pieces in hand, at "
@@ -409,11 +393,9 @@ abstract class EvalTerm {
                     if (held == 0) {
                         return 0;
                     }
-                    Geometry g = x.g;
-                    int kf = g.file(k), kr = g.rank(k), empty = 0;
-                    for (int d = 0; d < 8; d++) {
-                        int f = kf + Geometry.DX[d], r = kr + Geometry.DY[d];
-                        if (g.onBoard(f, r) && p.isEmpty(g.square(f, r))) {
+                    int empty = 0;
+                    for (int sq : x.near1[k]) {
+                        if (p.isEmpty(sq)) {
                             empty++;
                         }
                     }
@@ -517,7 +499,7 @@ abstract class EvalTerm {
 
                 @Override
                 int count(EvalContext x, Position p, int c) {
-                    return passedRanks(x, c);
+                    return x.passedRanks(c);
                 }
             }.pawns(),
             new EvalTerm(Scope.BOARD, "passed-eg", 0, "as passed, times the endgame share") {
@@ -528,7 +510,7 @@ abstract class EvalTerm {
 
                 @Override
                 int count(EvalContext x, Position p, int c) {
-                    return (passedRanks(x, 0) - passedRanks(x, 1)) * x.eg;
+                    return (x.passedRanks(0) - x.passedRanks(1)) * x.eg;
                 }
             }.over(256).pawns().phase(),
             new EvalTerm(Scope.SIDE, "doubled", 0, "per pawn beyond the first on a file") {

@@ -178,13 +178,18 @@ class EvaluationTermsTest {
             Evaluation e = new Evaluation(rs, weights(rs, "all-on"));
             List<String> keys = e.keys();
             double[] coef = new double[keys.size()];
+            Set<String> nonZero = new HashSet<>();
             for (Position p : positions(rs)) {
                 e.trace(p, coef);
                 for (int k = 0; k < coef.length; k++) {
                     if (coef[k] != 0) {
-                        counted.add(termOf(rs, keys.get(k)).key);
+                        nonZero.add(keys.get(k));
                     }
                 }
+            }
+            EvalContext x = new EvalContext(rs);
+            for (String key : nonZero) {
+                counted.add(termOf(rs, x, key).key);
             }
         }
         for (EvalTerm t : EvalTerm.ALL) {
@@ -195,7 +200,7 @@ class EvaluationTermsTest {
     }
 
     /** The term a key of the rule set's parameter vector belongs to: a single key, or a prefix and a piece letter. */
-    private static EvalTerm termOf(RuleSet rs, String key) {
+    private static EvalTerm termOf(RuleSet rs, EvalContext x, String key) {
         for (EvalTerm t : EvalTerm.ALL) {
             if (t.scope != EvalTerm.Scope.SETTING && !t.perType && t.key.equals(key)) {
                 return t;
@@ -204,7 +209,7 @@ class EvaluationTermsTest {
         for (EvalTerm t : EvalTerm.ALL) {
             if (t.perType) {
                 for (PieceType p : rs.pieces) {
-                    if (t.appliesTo(new EvalContext(rs), p) && t.key(p).equals(key)) {
+                    if (t.appliesTo(x, p) && t.key(p).equals(key)) {
                         return t;
                     }
                 }
@@ -236,8 +241,9 @@ class EvaluationTermsTest {
         assertEquals(names.stream().filter(n -> !n.startsWith("per-type ")).count(), Evaluation.NAMED.size());
         for (String id : RuleSet.IDS) {
             RuleSet rs = RuleSet.of(id);
+            EvalContext x = new EvalContext(rs);
             for (String key : new Evaluation(rs, Map.of()).keys()) {
-                assertNotNull(termOf(rs, key));
+                assertNotNull(termOf(rs, x, key));
             }
         }
     }

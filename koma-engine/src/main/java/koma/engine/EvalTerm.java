@@ -17,9 +17,11 @@ import koma.rules.RuleSet;
  * switched on, the piece-square terms through a precomputed table) and {@link Evaluation#trace} (the coefficients
  * themselves), so adding a term means adding one entry here.
  *
- * <p>A coefficient is an integer numerator over the term's {@link #divisor}; the fast path adds
- * {@code weight * numerator / divisor} (integer division, per side for {@link Scope#SIDE} terms, on the difference
- * for {@link Scope#BOARD} terms), the trace adds {@code numerator / divisor}.
+ * <p>A single-key term's coefficient is an integer numerator ({@link #count}) over its {@link #divisor}; the fast
+ * path adds {@code weight * numerator / divisor} (integer division, per side for {@link Scope#SIDE} terms, on the
+ * difference for {@link Scope#BOARD} terms), the trace adds {@code numerator / divisor}. A per-type term gives the
+ * weighted sum of its coefficients ({@link #weighted}), from which the trace reads each coefficient alone. The
+ * piece-square terms ({@link #square}) are summed, per piece and square, into a table when the evaluation is built.
  */
 abstract class EvalTerm {
     /** What a term's coefficient belongs to, so where the evaluation asks for it and which sign it takes. */
@@ -28,7 +30,7 @@ abstract class EvalTerm {
         SETTING,
         /** A piece on a square ({@link #square}); summed over the pieces, the fast path reads the table. */
         SQUARE,
-        /** One side ({@link #count} for each side): the first player's counts minus the second's. */
+        /** One side ({@link #count} or {@link #weighted} for each side): the first player's minus the second's. */
         SIDE,
         /** The whole board, from the first player's view ({@link #count} once, side 0). */
         BOARD,
@@ -45,7 +47,7 @@ abstract class EvalTerm {
     final boolean perType;
     /** The meaning of the weight: what the term measures (the documentation of its .eval key). */
     final String doc;
-    /** The coefficient is an integer numerator over this. */
+    /** A single-key term's coefficient is an integer numerator over this (per-type terms: always 1). */
     int divisor = 1;
     /** Whether the term reads the pawn scan ({@link EvalContext#scanPawns}) or the phase ({@link EvalContext#eg}). */
     boolean needsPawns, needsPhase;
@@ -127,7 +129,7 @@ abstract class EvalTerm {
         throw new UnsupportedOperationException(key);
     }
 
-    /** Sets the divisor of the numerators (returns this term, for the table). */
+    /** Sets the divisor of a single-key term's numerators (returns this term, for the table). */
     final EvalTerm over(int d) {
         divisor = d;
         return this;

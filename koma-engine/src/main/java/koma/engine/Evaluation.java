@@ -44,7 +44,9 @@ public final class Evaluation {
     }
 
     private final RuleSet rs;
+    /** The board's squares (the stride of {@link #psq}). */
     private final int squares;
+    /** What the terms read besides the position, and the scratch of their shared analyses. */
     private final EvalContext x;
     /** The parameter vector: keys in a fixed order and their values. */
     private final List<String> keys;
@@ -112,7 +114,7 @@ public final class Evaluation {
                 group.add(all.get(++i));
             }
             List<int[]> groupParams = new ArrayList<>();
-            for (EvalTerm member : group) {
+            for (int j = 0; j < group.size(); j++) {
                 int[] param = new int[n];
                 Arrays.fill(param, -1);
                 groupParams.add(param);
@@ -131,8 +133,12 @@ public final class Evaluation {
                     }
                 }
             }
-            present.addAll(group);
-            presentParams.addAll(groupParams);
+            for (int j = 0; j < group.size(); j++) {
+                if (Arrays.stream(groupParams.get(j)).anyMatch(k -> k >= 0)) {
+                    present.add(group.get(j));
+                    presentParams.add(groupParams.get(j));
+                }
+            }
         }
         keys = List.copyOf(laidOut.keySet());
         w = laidOut.values().stream().mapToInt(Integer::intValue).toArray();
@@ -170,8 +176,8 @@ public final class Evaluation {
             pawns |= t.needsPawns;
             phase |= t.needsPhase;
             if (t.perType) {
-                if (t.scope != EvalTerm.Scope.SIDE) {
-                    throw new IllegalStateException("per-type term " + t.key + " must be of scope SIDE");
+                if (t.scope != EvalTerm.Scope.SIDE || t.divisor != 1) {
+                    throw new IllegalStateException("per-type term " + t.key + " must be of scope SIDE, divisor 1");
                 }
                 perType.add(t);
                 perTypeW.add(weights);

@@ -1,0 +1,183 @@
+package koma.engine;
+
+import java.util.Arrays;
+
+import koma.rules.Geometry;
+import koma.rules.PieceType;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+
+/**
+ * What the evaluation's terms ({@link EvalTerm}) read besides the position: the rule set's fixed tables, and the
+ * analyses several terms share (the pawns on each file, the game phase), made once per evaluation by
+ * {@link Evaluation} when a term that needs them is switched on. Preallocated scratch, so evaluating allocates
+ * nothing; one per {@link Evaluation}, which is one per search thread.
+ */
+final class EvalContext {
+    final RuleSet rs;
+    final Geometry g;
+    /** Whether the rule set has a royal piece, and whether it is won by capturing every piece (extinction). */
+    final boolean royal, extinction;
+    /** Whether the rule set has pawns (the pawn-structure and open-file terms exist only then). */
+    final boolean hasPawns;
+    /** Types that can be held in hand, and whether each counts as an attacker for king-hand-danger. */
+    final int[] handTypes;
+    final boolean[] handAttacker;
+    /** kingCentral2[sq]: twice the centralisation of a square, rounded (the king-center-eg coefficient). */
+    final int[] kingCentral2;
+    /** near1[sq], near2[sq]: the squares at distance 1 (next to sq), and at distance exactly 2, on the board. */
+    final int[][] near1, near2;
+    /** phaseValue[type]: its board value if it is neither royal nor a pawn, else 0 (set with the weights). */
+    private final int[] phaseValue;
+    /** Scratch: pieces of each type of one side (the pair term counts in it and clears it again). */
+    final int[] typeCount;
+
+    /** pawnsOnFile[c][f]: pawns of side c on file f; set by {@link #scanPawns}. */
+    final int[][] pawnsOnFile;
+    /** Per file: the highest rank of the second player's pawns (-1: none), the lowest of the first's (ranks: none). */
+    final int[] maxRank1, minRank0;
+    /** pawnSquares[c][0..pawnCount[c]-1]: the squares of side c's pawns; set by {@link #scanPawns}. */
+    final int[][] pawnSquares;
+    final int[] pawnCount = new int[2];
+    /** Each side's {@link #passedRanks}, and whether they are known for the position of the last pawn scan. */
+    private final int[] passed = new int[2];
+    private boolean passedKnown;
+
+    /** Non-pawn, non-royal material on the board at the start (the phase is 256 there). */
+    private int startMaterial = 1;
+    /** The endgame share of the position in 256ths (256 minus the phase); set by {@link #measurePhase}. */
+    int eg;
+
+    EvalContext(RuleSet rs) {
+        this.rs = rs;
+        this.g = rs.geometry;
+        int n = rs.pieceCount();
+        royal = rs.royalType >= 0;
+        extinction = rs.endRules.extinction();
+        hasPawns = rs.pieces.stream().anyMatch(p -> p.pawn() && !p.royal());
+        handTypes = rs.drops ? Position.start(rs).handTypes() : new int[0];
+        handAttacker = new boolean[n];
+        for (int t : handTypes) {
+            handAttacker[t] = !rs.piece(t).pawn();
+        }
+        kingCentral2 = new int[g.squares];
+        for (int sq = 0; sq < g.squares; sq++) {
+            kingCentral2[sq] = (int) Math.round(2 * centralisation(sq));
+        }
+        near1 = new int[g.squares][];
+        near2 = new int[g.squares][];
+        for (int sq = 0; sq < g.squares; sq++) {
+            near1[sq] = around(sq, 1);
+            near2[sq] = around(sq, 2);
+        }
+        phaseValue = new int[n];
+        typeCount = new int[n];
+        pawnsOnFile = new int[2][g.files];
+        maxRank1 = new int[g.files];
+        minRank0 = new int[g.files];
+        pawnSquares = new int[2][g.squares];
+    }
+
+    /** The squares on the board at distance d (in the longer direction) from sq. */
+    private int[] around(int sq, int d) {
+        int kf = g.file(sq), kr = g.rank(sq);
+        return java.util.stream.IntStream.rangeClosed(-d, d).boxed()
+                .flatMap(df -> java.util.stream.IntStream.rangeClosed(-d, d)
+                        .filter(dr -> Math.max(Math.abs(df), Math.abs(dr)) == d && g.onBoard(kf + df, kr + dr))
+                        .mapToObj(dr -> g.square(kf + df, kr + dr)))
+                .mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Sets the board values the phase weighs pieces by, and measures the start position's material with them. */
+    void setValues(int[] value) {
+        for (PieceType p : rs.pieces) {
+            phaseValue[p.index()] = p.royal() || p.pawn() ? 0 : value[p.index()];
+        }
+        startMaterial = Math.max(1, phaseMaterial(Position.start(rs)));
+    }
+
+    /** How central a square is: half the files minus its distance from the centre in the longer direction. */
+    double centralisation(int sq) {
+        double df = Math.abs(g.file(sq) - (g.files - 1) / 2.0), dr = Math.abs(g.rank(sq) - (g.ranks - 1) / 2.0);
+        return g.files / 2.0 - Math.max(df, dr);
+    }
+
+    /** Pieces with per-type piece terms (mobility, pair, open file): all but royal pieces and pawns. */
+    static boolean hasMobility(PieceType p) {
+        return !p.royal() && !p.pawn();
+    }
+
+    /** Records each side's pawns and, per file, their counts and the ranks of the most advanced enemy blockers. */
+    void scanPawns(Position p) {
+        Arrays.fill(pawnsOnFile[0], 0);
+        Arrays.fill(pawnsOnFile[1], 0);
+        Arrays.fill(maxRank1, -1);
+        Arrays.fill(minRank0, g.ranks);
+        for (int c = 0; c < 2; c++) {
+            int[] own = pawnsOnFile[c], squares = pawnSquares[c];
+            int count = 0;
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                if (!rs.piece(p.typeAt(sq)).pawn()) {
+                    continue;
+                }
+                squares[count++] = sq;
+                int f = g.file(sq), r = g.rank(sq);
+                own[f]++;
+                if (c == 0) {
+                    minRank0[f] = Math.min(minRank0[f], r);
+                } else {
+                    maxRank1[f] = Math.max(maxRank1[f], r);
+                }
+            }
+            pawnCount[c] = count;
+        }
+        passedKnown = false;
+    }
+
+    /**
+     * The sum of squared relative ranks of side c's passed pawns (no enemy pawn ahead on its own or the next files),
+     * read by the terms passed and passed-eg: measured for both sides once per pawn scan.
+     */
+    int passedRanks(int c) {
+        if (!passedKnown) {
+            passed[0] = measurePassed(0);
+            passed[1] = measurePassed(1);
+            passedKnown = true;
+        }
+        return passed[c];
+    }
+
+    private int measurePassed(int c) {
+        int sum = 0;
+        for (int i = 0, n = pawnCount[c]; i < n; i++) {
+            int sq = pawnSquares[c][i];
+            int f = g.file(sq), r = g.rank(sq);
+            boolean free = true;
+            for (int ff = Math.max(0, f - 1); ff <= Math.min(g.files - 1, f + 1); ff++) {
+                free &= c == 0 ? maxRank1[ff] <= r : minRank0[ff] >= r;
+            }
+            if (free) {
+                int rel = g.relativeRank(c, sq);
+                sum += rel * rel;
+            }
+        }
+        return sum;
+    }
+
+    /** Sets {@link #eg}: 256 minus the phase (256 with the start position's non-pawn material, 0 with none). */
+    void measurePhase(Position p) {
+        eg = 256 - Math.min(256, phaseMaterial(p) * 256 / startMaterial);
+    }
+
+    /** The non-pawn, non-royal material of both sides on the board. */
+    private int phaseMaterial(Position p) {
+        int material = 0;
+        for (int c = 0; c < 2; c++) {
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                material += phaseValue[p.typeAt(p.pieceSquare(c, i))];
+            }
+        }
+        return material;
+    }
+}

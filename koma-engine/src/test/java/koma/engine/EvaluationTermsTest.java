@@ -1,0 +1,295 @@
+package koma.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import koma.rules.PieceType;
+import koma.rules.Position;
+import koma.rules.RuleSet;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The evaluation's terms as one table ({@link EvalTerm#ALL}): the fast path and the trace built from it agree on
+ * every rule set, the evaluation is the one of commit 11e0745 (before the table) on fixed positions, every term is
+ * declared completely and does something, and evaluating allocates nothing.
+ */
+class EvaluationTermsTest {
+    /** The weight sets the checksums cover (see {@link #weights}). */
+    static final List<String> WEIGHT_SETS = List.of("defaults", "all-on", "random");
+    /** Positions per rule set. */
+    static final int POSITIONS = 400;
+
+    /** The fixed positions of a rule set: random playouts of 0 to 200 plies from the start (seed 20261124). */
+    static List<Position> positions(RuleSet rs) {
+        Random rng = new Random(20261124);
+        List<Position> out = new ArrayList<>();
+        for (int n = 0; n < POSITIONS; n++) {
+            Position p = Position.start(rs);
+            int[] buf = p.newMoveBuffer();
+            int target = rng.nextInt(201);
+            for (int i = 0; i < target; i++) {
+                int k = p.legalMoves(buf);
+                if (k == 0 || p.pieceCount(0) == 0 || p.pieceCount(1) == 0) {
+                    break;
+                }
+                p.doMove(buf[rng.nextInt(k)]);
+            }
+            out.add(p);
+        }
+        return out;
+    }
+
+    /**
+     * A weight set by name, independent of the shipped .eval files: "defaults" (no key given: every default, piece
+     * values estimated), "all-on" (the defaults with every weight but the piece and hand values set to a small
+     * non-zero value, so that no term hides behind a zero) and "random" (every weight drawn with seed 31).
+     */
+    static Map<String, Integer> weights(RuleSet rs, String set) {
+        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs, Map.of()).weights());
+        switch (set) {
+            case "defaults" -> {
+            }
+            case "all-on" -> {
+                int i = 0;
+                for (String key : w.keySet()) {
+                    if (!key.startsWith("hand ") && rs.typeOf(key) < 0) {
+                        w.put(key, 3 + 7 * (i++ % 5) * (i % 2 == 0 ? 1 : -1));
+                    }
+                }
+            }
+            case "random" -> {
+                Random rng = new Random(31);
+                for (String key : w.keySet()) {
+                    boolean material = key.startsWith("hand ") || rs.typeOf(key) >= 0;
+                    w.put(key, material ? 40 + rng.nextInt(1400) : rng.nextInt(121) - 60);
+                }
+            }
+            default -> throw new IllegalArgumentException("no weight set " + set);
+        }
+        return w;
+    }
+
+    /** A checksum of the evaluations of the fixed positions: h = h * 1000003 + evaluate(p), in order. */
+    static long checksum(RuleSet rs, Evaluation e) {
+        long h = 0;
+        for (Position p : positions(rs)) {
+            h = h * 1_000_003 + e.evaluate(p);
+        }
+        return h;
+    }
+
+    /**
+     * evaluate() gives what commit 11e0745's evaluation gave on the same positions and weights: the checksums in
+     * evaluation-checksums.txt were printed by that commit's Evaluation (one test per line of the file).
+     */
+    @TestFactory
+    Stream<DynamicTest> evaluationIsThatOfCommit11e0745() throws IOException {
+        String text;
+        try (InputStream in = getClass().getResourceAsStream("/koma/engine/evaluation-checksums.txt")) {
+            assertNotNull(in, "evaluation-checksums.txt");
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        List<DynamicTest> tests = new ArrayList<>();
+        Set<String> covered = new HashSet<>();
+        for (String line : text.split("\n")) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.strip().split("\\s+");
+            covered.add(f[0]);
+            tests.add(DynamicTest.dynamicTest(f[0] + " " + f[1], () -> {
+                RuleSet rs = RuleSet.of(f[0]);
+                assertEquals(Long.parseLong(f[2]), checksum(rs, new Evaluation(rs, weights(rs, f[1]))),
+                        f[0] + " with the " + f[1] + " weights");
+            }));
+        }
+        // the file was written for every rule set there was at 11e0745
+        assertEquals(Set.of("chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch", "minishogi"),
+                covered);
+        assertEquals(covered.size() * WEIGHT_SETS.size(), tests.size());
+        return tests.stream();
+    }
+
+    /**
+     * On every rule set and weight set, the trace's dot product with the weights is the evaluation up to the
+     * rounding the fast path does: half a centipawn per piece (the piece-square table is rounded per piece and
+     * square) and under one per division of a term with a divisor (per side for a side's term).
+     */
+    @TestFactory
+    Stream<DynamicTest> traceIsTheEvaluation() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String id : RuleSet.IDS) {
+            for (String set : WEIGHT_SETS) {
+                tests.add(DynamicTest.dynamicTest(id + " " + set, () -> {
+                    RuleSet rs = RuleSet.of(id);
+                    Evaluation e = new Evaluation(rs, weights(rs, set));
+                    int[] vec = e.weights().values().stream().mapToInt(Integer::intValue).toArray();
+                    double divisions = 0;
+                    for (EvalTerm t : EvalTerm.ALL) {
+                        if (t.divisor > 1 && e.keys().contains(t.key)) {
+                            divisions += t.scope == EvalTerm.Scope.SIDE ? 2 : 1;
+                        }
+                    }
+                    double[] coef = new double[vec.length];
+                    for (Position p : positions(rs)) {
+                        e.trace(p, coef);
+                        double dot = 0;
+                        for (int k = 0; k < vec.length; k++) {
+                            dot += coef[k] * vec[k];
+                        }
+                        double slack = (p.pieceCount(0) + p.pieceCount(1)) * 0.5 + divisions;
+                        int v = e.evaluate(p);
+                        assertTrue(Math.abs(dot - v) <= slack, id + " " + p + ": trace " + dot + " vs evaluate " + v);
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    /**
+     * Every term does something: on some rule set its key exists and its coefficient is not 0 in some fixed
+     * position (otherwise the trace test above could not see it).
+     */
+    @Test
+    void everyTermCounts() {
+        Set<String> counted = new HashSet<>();
+        for (String id : RuleSet.IDS) {
+            RuleSet rs = RuleSet.of(id);
+            Evaluation e = new Evaluation(rs, weights(rs, "all-on"));
+            List<String> keys = e.keys();
+            double[] coef = new double[keys.size()];
+            Set<String> nonZero = new HashSet<>();
+            for (Position p : positions(rs)) {
+                e.trace(p, coef);
+                for (int k = 0; k < coef.length; k++) {
+                    if (coef[k] != 0) {
+                        nonZero.add(keys.get(k));
+                    }
+                }
+            }
+            EvalContext x = new EvalContext(rs);
+            for (String key : nonZero) {
+                counted.add(termOf(rs, x, key).key);
+            }
+        }
+        for (EvalTerm t : EvalTerm.ALL) {
+            if (t.scope != EvalTerm.Scope.SETTING) {
+                assertTrue(counted.contains(t.key), "term '" + t.key + "' is never counted");
+            }
+        }
+    }
+
+    /** The term a key of the rule set's parameter vector belongs to: a single key, or a prefix and a piece letter. */
+    private static EvalTerm termOf(RuleSet rs, EvalContext x, String key) {
+        for (EvalTerm t : EvalTerm.ALL) {
+            if (t.scope != EvalTerm.Scope.SETTING && !t.perType && t.key.equals(key)) {
+                return t;
+            }
+        }
+        for (EvalTerm t : EvalTerm.ALL) {
+            if (t.perType) {
+                for (PieceType p : rs.pieces) {
+                    if (t.appliesTo(x, p) && t.key(p).equals(key)) {
+                        return t;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no term has the key '" + key + "' of " + rs.id);
+    }
+
+    /**
+     * The table is complete: each term has its doc, a scope and a positive divisor, keys are not used twice, each
+     * rule set's parameter vector is made of the terms' keys, and the named keys are the single-key terms and
+     * settings.
+     */
+    @Test
+    void everyTermIsDeclaredCompletely() {
+        Set<String> names = new HashSet<>();
+        for (EvalTerm t : EvalTerm.ALL) {
+            assertFalse(t.doc.isBlank(), t.key);
+            assertNotNull(t.scope, t.key);
+            assertTrue(t.divisor > 0, t.key);
+            assertTrue(names.add((t.perType ? "per-type " : "") + t.key), "key used twice: " + t.key);
+            if (!t.perType) {
+                assertEquals(t.defaultWeight, Evaluation.NAMED.get(t.key), t.key);
+            }
+            if (t.scope == EvalTerm.Scope.SETTING) {
+                assertTrue(EvalTerm.ALL.stream().anyMatch(o -> o.setting == t), "setting " + t.key + " sets nothing");
+            }
+        }
+        assertEquals(names.stream().filter(n -> !n.startsWith("per-type ")).count(), Evaluation.NAMED.size());
+        for (String id : RuleSet.IDS) {
+            RuleSet rs = RuleSet.of(id);
+            EvalContext x = new EvalContext(rs);
+            for (String key : new Evaluation(rs, Map.of()).keys()) {
+                assertNotNull(termOf(rs, x, key));
+            }
+        }
+    }
+
+    /** README.md names every key of the table (the .eval file format is documented there; piece values by letter). */
+    @Test
+    void readmeNamesEveryKey() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        assertTrue(readme.contains("a piece letter for its value"), "README.md on the piece values");
+        for (EvalTerm t : EvalTerm.ALL) {
+            if (t.perType && t.key.isEmpty()) {
+                continue;
+            }
+            String name = t.perType ? t.key + " X" : t.key;
+            assertTrue(readme.contains("`" + name + "`"), "README.md does not name `" + name + "`");
+        }
+    }
+
+    /** The fast path allocates nothing: evaluating every fixed position of every rule set allocates 0 bytes. */
+    @Test
+    void evaluatingAllocatesNothing() {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        List<Evaluation> evals = new ArrayList<>();
+        List<Position[]> sets = new ArrayList<>();
+        for (String id : RuleSet.IDS) {
+            RuleSet rs = RuleSet.of(id);
+            evals.add(new Evaluation(rs, weights(rs, "all-on")));
+            sets.add(positions(rs).toArray(new Position[0]));
+        }
+        Evaluation[] e = evals.toArray(new Evaluation[0]);
+        Position[][] ps = sets.toArray(new Position[0][]);
+        long sum = run(e, ps);
+        long before = mx.getCurrentThreadAllocatedBytes();
+        sum += run(e, ps);
+        long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(0, allocated, "bytes allocated by " + e.length * POSITIONS + " evaluations (sum " + sum + ")");
+    }
+
+    /** Evaluates every position once with its rule set's evaluation (no iterator, no boxing). */
+    private static long run(Evaluation[] e, Position[][] ps) {
+        long sum = 0;
+        for (int i = 0; i < e.length; i++) {
+            for (Position p : ps[i]) {
+                sum += e[i].evaluate(p);
+            }
+        }
+        return sum;
+    }
+}

@@ -149,48 +149,28 @@ public final class Accumulators {
         return acc[ply];
     }
 
-    /** Computes acc[q] from acc[q - 1] and the features noted for q. */
+    /**
+     * Computes acc[q] from acc[q - 1] and the features noted for q in one pass per perspective: two rows added,
+     * two subtracted, the missing ones pointing at the net's row of zeros.
+     */
     private void update(int q) {
         short[] src = acc[q - 1], dst = acc[q];
         short[] w = net.featureWeights;
         int[] add = added[q], rem = removed[q];
+        int zero = net.inputs * h;
         for (int persp = 0; persp < 2; persp++) {
             int off = persp * h;
-            int a0 = add[persp * 2], a1 = add[persp * 2 + 1], r0 = rem[persp * 2], r1 = rem[persp * 2 + 1];
-            System.arraycopy(src, off, dst, off, h);
-            if (a0 >= 0 && r0 >= 0) {
-                int ab = a0 * h, rb = r0 * h;
-                for (int j = 0; j < h; j++) {
-                    dst[off + j] += w[ab + j] - w[rb + j];
-                }
-            } else if (a0 >= 0) {
-                addRow(dst, off, a0);
-            } else if (r0 >= 0) {
-                subRow(dst, off, r0);
-            }
-            if (a1 >= 0) {
-                addRow(dst, off, a1);
-            }
-            if (r1 >= 0) {
-                subRow(dst, off, r1);
+            int a0 = row(add[persp * 2], zero), a1 = row(add[persp * 2 + 1], zero);
+            int r0 = row(rem[persp * 2], zero), r1 = row(rem[persp * 2 + 1], zero);
+            for (int j = 0; j < h; j++) {
+                dst[off + j] = (short) (src[off + j] + w[a0 + j] + w[a1 + j] - w[r0 + j] - w[r1 + j]);
             }
         }
         computed[q] = true;
     }
 
-    private void addRow(short[] a, int off, int feature) {
-        short[] w = net.featureWeights;
-        int base = feature * h;
-        for (int i = 0; i < h; i++) {
-            a[off + i] += w[base + i];
-        }
-    }
-
-    private void subRow(short[] a, int off, int feature) {
-        short[] w = net.featureWeights;
-        int base = feature * h;
-        for (int i = 0; i < h; i++) {
-            a[off + i] -= w[base + i];
-        }
+    /** The offset of a feature's row, or of the zero row for none (-1). */
+    private int row(int feature, int zero) {
+        return feature < 0 ? zero : feature * h;
     }
 }

@@ -37,7 +37,13 @@ public final class Network {
     public final String ruleSet;
     public final long layoutHash;
     public final int inputs, hidden;
-    final short[] featureWeights, featureBias, outputWeights;
+    /**
+     * featureWeights[input * H + h], followed by one row of zeros (row {@link #inputs}): an update that switches
+     * fewer features than its loop has slots points the rest at that row, so that one branch-free pass serves every
+     * move.
+     */
+    final short[] featureWeights;
+    final short[] featureBias, outputWeights;
     final int outputBias;
 
     public Network(String ruleSet, long layoutHash, int inputs, int hidden, short[] featureWeights,
@@ -56,7 +62,7 @@ public final class Network {
         this.layoutHash = layoutHash;
         this.inputs = inputs;
         this.hidden = hidden;
-        this.featureWeights = featureWeights;
+        this.featureWeights = java.util.Arrays.copyOf(featureWeights, (inputs + 1) * hidden);
         this.featureBias = featureBias;
         this.outputWeights = outputWeights;
         this.outputBias = outputBias;
@@ -71,17 +77,18 @@ public final class Network {
 
     /**
      * One perspective's share of the output: the sum of clamp(acc, 0, QA)^2 x outputWeight. Summed in int over
-     * blocks of 128 (a term is at most 255 x 127 x 255 = 8.3M, since trained weights are clipped to 127/64, so a
+     * blocks of 128 (a term is at most 255 x 127 x 255 = 8.3M, since output weights beyond 127 are refused, so a
      * block stays below 2^31), which lets the JIT vectorise the loop; the blocks are added as long.
      */
     private long half(short[] acc, int off, int wOff) {
+        short[] ow = outputWeights;
         long sum = 0;
         for (int from = 0; from < hidden; from += 128) {
             int to = Math.min(hidden, from + 128);
             int block = 0;
             for (int i = from; i < to; i++) {
                 int v = Math.min(Math.max(acc[off + i], 0), QA);
-                block += v * outputWeights[wOff + i] * v;
+                block += v * ow[wOff + i] * v;
             }
             sum += block;
         }
@@ -98,9 +105,10 @@ public final class Network {
         out.writeLong(layoutHash);
         out.writeInt(inputs);
         out.writeInt(hidden);
-        ByteBuffer b = ByteBuffer.allocate(2 * (featureWeights.length + featureBias.length + outputWeights.length));
+        short[] weights = java.util.Arrays.copyOf(featureWeights, inputs * hidden);
+        ByteBuffer b = ByteBuffer.allocate(2 * (weights.length + featureBias.length + outputWeights.length));
         b.order(ByteOrder.BIG_ENDIAN);
-        for (short[] a : new short[][]{featureWeights, featureBias, outputWeights}) {
+        for (short[] a : new short[][]{weights, featureBias, outputWeights}) {
             for (short s : a) {
                 b.putShort(s);
             }

@@ -162,9 +162,7 @@ public final class Accumulators {
             int off = persp * h;
             int a0 = row(add[persp * 2], zero), a1 = row(add[persp * 2 + 1], zero);
             int r0 = row(rem[persp * 2], zero), r1 = row(rem[persp * 2 + 1], zero);
-            for (int j = 0; j < h; j++) {
-                dst[off + j] = (short) (src[off + j] + w[a0 + j] + w[a1 + j] - w[r0 + j] - w[r1 + j]);
-            }
+            Kernels.update(src, dst, off, w, a0, a1, r0, r1, h);
         }
         computed[q] = true;
     }

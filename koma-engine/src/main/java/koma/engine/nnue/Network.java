@@ -27,7 +27,7 @@ import koma.rules.RuleSet;
  */
 public final class Network {
     public static final int QA = 255, QB = 64, SCALE = 400;
-    /** The largest output weight (1.98 x QB): what keeps {@link #half}'s int blocks from overflowing. */
+    /** The largest output weight (1.98 x QB): what keeps the output's int sums ({@link Kernels#half}) from overflowing. */
     public static final int MAX_OUTPUT_WEIGHT = 127;
     private static final long MAGIC = 0x4B4F4D414E4E5545L; // "KOMANNUE"
     private static final int VERSION = 1;
@@ -70,29 +70,10 @@ public final class Network {
 
     /** The output for accumulators {@code us} (side to move) and {@code them}, each {@code hidden} long from {@code off}. */
     int forward(short[] us, int usOff, short[] them, int themOff) {
-        long sum = half(us, usOff, 0) + half(them, themOff, hidden);
+        long sum = Kernels.half(us, usOff, outputWeights, 0, hidden, QA)
+                + Kernels.half(them, themOff, outputWeights, hidden, hidden, QA);
         long out = sum / QA + outputBias;
         return (int) (out * SCALE / (QA * QB));
-    }
-
-    /**
-     * One perspective's share of the output: the sum of clamp(acc, 0, QA)^2 x outputWeight. Summed in int over
-     * blocks of 128 (a term is at most 255 x 127 x 255 = 8.3M, since output weights beyond 127 are refused, so a
-     * block stays below 2^31), which lets the JIT vectorise the loop; the blocks are added as long.
-     */
-    private long half(short[] acc, int off, int wOff) {
-        short[] ow = outputWeights;
-        long sum = 0;
-        for (int from = 0; from < hidden; from += 128) {
-            int to = Math.min(hidden, from + 128);
-            int block = 0;
-            for (int i = from; i < to; i++) {
-                int v = Math.min(Math.max(acc[off + i], 0), QA);
-                block += v * ow[wOff + i] * v;
-            }
-            sum += block;
-        }
-        return sum;
     }
 
     /** Writes the net in the resource format. */

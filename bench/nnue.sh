@@ -22,7 +22,7 @@ mkdir -p "$data"
 jar="$data/koma-$variant.jar"
 cp "$root/koma-cli/target/koma.jar" "$jar"   # a copy, so that rebuilding meanwhile is safe
 java="$(ls -d /usr/lib/jvm/*/bin/java | sort -V | tail -1)"
-koma="$java -Xmx6g -jar $jar"
+koma="$java -Xmx6g --add-modules jdk.incubator.vector -jar $jar"
 proto=uci   # every rule set speaks UCI (the match sets UCI_Variant)
 
 if [ "$step" = gen ] || [ "$step" = all ]; then

@@ -328,11 +328,18 @@ public final class EngineSession {
     /** Rule sets whose search code the JIT has already seen in this process (see {@link Search#warmUp}). */
     private final java.util.Set<String> warmedUp = new java.util.HashSet<>();
 
-    /** Warms the JVM up for the current rule set once, unless a search is running (isready must then answer at once). */
+    /**
+     * Warms the JVM up for the current rule set once and reads the chosen net file, unless a search is running
+     * (isready must then answer at once).
+     */
     private void warmUp() {
-        if (!searchThread.running() && warmedUp.add(rules.id)) {
+        if (searchThread.running()) {
+            return;
+        }
+        if (warmedUp.add(rules.id)) {
             Search.warmUp(rules, WARM_UP_NODES, WARM_UP_MS);
         }
+        nets.forRules(rules, why -> out.println("info string " + why));   // reads an EvalFile now, not on the clock
     }
 
     /** Nodes of the warm-up search: a few hundred milliseconds on a cold JVM, enough for the JIT's hot methods. */

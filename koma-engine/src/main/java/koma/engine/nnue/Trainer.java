@@ -310,20 +310,7 @@ public final class Trainer {
             int i = order[o];
             char[] c = d.chunkOf(i);
             int st = d.start[i], cnt = d.count[i];
-            System.arraycopy(b, 0, accU, 0, h);
-            System.arraycopy(b, 0, accT, 0, h);
-            for (int j = 0; j < cnt; j++) {
-                int fu = c[st + j] * h, ft = c[st + cnt + j] * h;
-                for (int x = 0; x < h; x++) {
-                    accU[x] += w[fu + x];
-                    accT[x] += w[ft + x];
-                }
-            }
-            float out = ob;
-            for (int x = 0; x < h; x++) {
-                float u = Math.min(Math.max(accU[x], 0), 1), v = Math.min(Math.max(accT[x], 0), 1);
-                out += u * u * ow[x] + v * v * ow[h + x];
-            }
+            float out = forward(d, i, accU, accT);
             double pred = sigmoid(k * out);
             double target = target(d, i);
             double err = pred - target;

@@ -149,9 +149,6 @@ public final class EngineSession {
                 case "ucinewgame", "usinewgame" -> {
                     waitForSearch();
                     tt.clear();
-                    if (search != null) {
-                        search.newGame();
-                    }
                     position = Position.start(rules);
                 }
                 case "position" -> {

@@ -98,6 +98,7 @@ public final class Search {
         }
         this.history = new int[Position.pieceCodeCount(rs) * squares];
         this.counterMoves = new int[Position.pieceCodeCount(rs) * squares];
+        java.util.Arrays.fill(counterMoves, Move.NONE);
         this.handTypes = rs.drops ? probe.handTypes() : new int[0];
         this.perpetualLoses = rs.endRules.repetition().perpetualCheckLoses();
         this.stalemateLoses = rs.endRules.stalemate() == Outcome.LOSS;
@@ -136,6 +137,18 @@ public final class Search {
     /** The net in use, or null for the hand-written evaluation. */
     public Network network() {
         return nnue == null ? null : nnue.network();
+    }
+
+    /**
+     * Forgets what the searches of this game learned (history and counter moves, which otherwise carry over from
+     * one search to the next, halved): the protocols call it at a new game.
+     */
+    public void newGame() {
+        java.util.Arrays.fill(history, 0);
+        java.util.Arrays.fill(counterMoves, Move.NONE);
+        for (Search h : helpers) {
+            h.newGame();
+        }
     }
 
     /** Plays a move in the search, noting the features it switches for the net. */
@@ -254,8 +267,10 @@ public final class Search {
         for (int[] k : killers) {
             k[0] = k[1] = Move.NONE;
         }
-        java.util.Arrays.fill(history, 0);
-        java.util.Arrays.fill(counterMoves, Move.NONE);
+        // the history and counter moves carry over from the game's previous search, halved (newGame clears them)
+        for (int i = 0; i < history.length; i++) {
+            history[i] /= 2;
+        }
         int[] rootMoves = position.legalMoves();
         if (rootMoves.length == 0) {
             return new Result(Move.NONE, Move.NONE, position.inCheck() || stalemateLoses ? -MATE : 0, 0, 0);

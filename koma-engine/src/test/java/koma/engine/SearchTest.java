@@ -123,6 +123,27 @@ class SearchTest {
     }
 
     @Test
+    void historyCarriesOverBetweenSearchesUntilNewGame() {
+        // a second search on the same object orders moves by what the first learned, so it differs from a fresh
+        // search; newGame() (with the table cleared) makes it search exactly like a fresh object again
+        RuleSet rs = RuleSet.of("shogi");
+        String other = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+        TranspositionTable tt = new TranspositionTable(8);
+        Search s = new Search(rs, tt);
+        Search.Result fresh = new Search(rs, new TranspositionTable(8))
+                .search(Position.start(rs), Limits.depth(6), new TimeManager(0), null);
+        s.search(Position.fromFen(rs, other), Limits.depth(6), new TimeManager(0), null);
+        tt.clear();
+        Search.Result carried = s.search(Position.start(rs), Limits.depth(6), new TimeManager(0), null);
+        assertTrue(carried.nodes() != fresh.nodes(), "the first search's history changed the second's tree");
+        s.newGame();
+        tt.clear();
+        Search.Result cleared = s.search(Position.start(rs), Limits.depth(6), new TimeManager(0), null);
+        assertEquals(fresh.nodes(), cleared.nodes());
+        assertEquals(fresh.bestMove(), cleared.bestMove());
+    }
+
+    @Test
     void repetitionBeforeTheRootIsSeenThroughCopyWithHistory() {
         // knights out and back: the search's repetition check (Search.ruleScore) reads keyBack on the position it
         // was given; the protocols hand it copyWithHistory(), which must carry the game's plies over

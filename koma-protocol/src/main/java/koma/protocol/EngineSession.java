@@ -149,6 +149,9 @@ public final class EngineSession {
                 case "ucinewgame", "usinewgame" -> {
                     waitForSearch();
                     tt.clear();
+                    if (search != null) {
+                        search.newGame();
+                    }
                     position = Position.start(rules);
                 }
                 case "position" -> {

@@ -56,7 +56,7 @@ class PipelineTest {
         Path data = dir.resolve("data");
         DataGen.run(new DataGen.Settings(RuleSet.of("minishogi"), data, 0, 10, 6, 300, 4, 120, 9, 2,
                 SelfPlay.HAND_WRITTEN), null);
-        Trainer t = new Trainer(RuleSet.of("minishogi"), new Trainer.Settings(16, 8, 256, 0.005, 0.9, 0.75, 5, 3, 2));
+        Trainer t = new Trainer(RuleSet.of("minishogi"), new Trainer.Settings(16, 12, 256, 0.005, 0.9, 0.75, 5, 3, 2));
         List<Path> files;
         try (var st = Files.list(data)) {
             files = st.sorted().toList();

@@ -54,6 +54,10 @@ class BotBrowserTest {
                 assertTrue(pat.text("h1").contains("BOT"), pat.text("h1"));
                 new Select(pat.driver.findElement(By.id("ch-variant"))).selectByValue("chess");
                 new Select(pat.driver.findElement(By.id("ch-color"))).selectByValue("white");
+                // a short clock, so that the engine's answers come in seconds (at the form's 5+3 an opening move
+                // may take 10 to 20 s of a busy CI machine's time)
+                pat.driver.findElement(By.id("ch-clock")).clear();
+                pat.driver.findElement(By.id("ch-clock")).sendKeys("1+1");
                 pat.driver.findElement(By.id("ch-send")).click();
                 pat.waiting(30).until(d -> d.getCurrentUrl().contains("/game/"));
                 pat.waitFor("svg.board");

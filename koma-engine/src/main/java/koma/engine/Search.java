@@ -61,6 +61,8 @@ public final class Search {
     /** The types that can be held in hand (none without drops). */
     private final int[] handTypes;
 
+    /** The piece values static exchange evaluation counts with: the hand-written evaluation's, per type. */
+    private final int[] seeValue;
     private volatile boolean stop;
     /** While pondering the clock does not run; {@link #ponderhit} starts it. */
     private volatile boolean pondering;
@@ -95,6 +97,10 @@ public final class Search {
         for (int i = 0; i <= MAX_PLY; i++) {
             moves[i] = probe.newMoveBuffer();
             scores[i] = new int[moves[i].length];
+        }
+        this.seeValue = new int[rs.pieces.size()];
+        for (int t = 0; t < seeValue.length; t++) {
+            seeValue[t] = eval.value(t);
         }
         this.history = new int[Position.pieceCodeCount(rs) * squares];
         this.counterMoves = new int[Position.pieceCodeCount(rs) * squares];
@@ -696,8 +702,8 @@ public final class Search {
                     && standPat + eval.value(pos.typeAt(Move.to(m))) + 200 < alpha) {
                 continue; // delta pruning: even winning the piece cannot reach alpha
             }
-            if (!inCheck && losingCapture(m)) {
-                continue;
+            if (!inCheck && scores[ply][i] < 0) {
+                continue; // a losing capture (static exchange below zero), as the ordering scored it
             }
             if (!inCheck && qply >= QS_RECAPTURES_FROM && Move.to(m) != lastTo) {
                 continue;
@@ -767,17 +773,14 @@ public final class Search {
     }
 
     /**
-     * A capture that likely loses material: the victim is worth less than the capturing piece and the enemy defends
-     * the square. (A cheap stand-in for static exchange evaluation; promotions never count as losing.)
+     * A capture that likely loses material: static exchange evaluation below zero. (Promotions never count as
+     * losing.)
      */
     private boolean losingCapture(int m) {
         if (Move.isDrop(m) || Move.kind(m) == Move.PROMOTION || Move.kind(m) == Move.EN_PASSANT) {
             return false;
         }
-        int to = Move.to(m);
-        int victim = eval.value(pos.typeAt(to));
-        int attacker = eval.value(pos.typeAt(Move.from(m))); // 0 for the royal piece
-        return victim < attacker && pos.attacked(to, pos.sideToMove() ^ 1);
+        return !pos.seeAtLeast(m, seeValue, 0);
     }
 
     private boolean isExcluded(int m) {

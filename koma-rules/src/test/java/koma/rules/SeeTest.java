@@ -1,0 +1,95 @@
+package koma.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import koma.rules.notation.Fen;
+import koma.rules.notation.MoveNotation;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link Position#seeAtLeast}: exchanges worked out by hand (values P 100, N 300, B 300, R 500, Q 900, so each
+ * expected gain below is the sum of the captured pieces along the exchange the comment names), and on every
+ * position of every rule set's random walks, that it leaves the position as it was and is monotone in the threshold.
+ */
+class SeeTest {
+    private static final Map<String, Integer> CHESS = Map.of("P", 100, "N", 300, "B", 300, "R", 500, "Q", 900, "K", 0);
+
+    private static int[] chessValues(RuleSet rs) {
+        int[] v = new int[rs.pieces.size()];
+        for (PieceType t : rs.pieces) {
+            v[t.index()] = CHESS.getOrDefault(t.letter().toUpperCase(), 0);
+        }
+        return v;
+    }
+
+    @ParameterizedTest(name = "{0} {1}: gain {2}")
+    @CsvSource(delimiter = ';', textBlock = """
+            # pawn takes an undefended pawn: +100
+            4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1; e4d5; 100
+            # queen takes a pawn the e-pawn defends: 100 - 900
+            4k3/4p3/3p4/8/8/8/3Q4/4K3 w - - 0 1; d2d6; -800
+            # rook takes a pawn, rook takes back, the second rook (behind the first: an x-ray) takes back: 100 - 500 + 500
+            3rk3/8/3p4/8/8/8/3R4/3RK3 w - - 0 1; d2d6; 100
+            # the same with one white rook: 100 - 500
+            3rk3/8/3p4/8/8/8/3R4/4K3 w - - 0 1; d2d6; -400
+            # bishop takes a pawn only the king defends, and the rook on d1 guards d7: the king cannot take back, +100
+            4k3/3p4/8/1B6/8/8/8/3RK3 w - - 0 1; b5d7; 100
+            # without the rook the king takes back: 100 - 300
+            4k3/3p4/8/1B6/8/8/8/4K3 w - - 0 1; b5d7; -200
+            # the cheapest recapture first: N takes N, the pawn (not the queen) takes back, B takes the pawn, the queen
+            # takes the bishop: 300 - 300 + 100 - 300, so White stops after the pawn's recapture, 0 (queen first: +300)
+            1q2k3/8/2p5/1n6/8/2NB4/8/4K3 w - - 0 1; c3b5; 0
+            # pawn takes a defended pawn, pawn takes back, White's second pawn takes again: 100 - 100 + 100
+            4k3/8/2p5/3p4/2P1P3/8/8/4K3 w - - 0 1; e4d5; 100
+            """)
+    void chessExchanges(String fen, String move, int gain) {
+        RuleSet rs = RuleSet.of("chess");
+        Position p = Fen.parse(rs, fen);
+        int m = MoveNotation.parseUci(p, move);
+        int[] v = chessValues(rs);
+        assertTrue(p.seeAtLeast(m, v, gain), () -> fen + " " + move + " should win at least " + gain);
+        assertTrue(!p.seeAtLeast(m, v, gain + 1), () -> fen + " " + move + " should win less than " + (gain + 1));
+    }
+
+    static java.util.List<String> ids() {
+        return RuleSet.IDS;
+    }
+
+    @ParameterizedTest
+    @MethodSource("ids")
+    void leavesThePositionAsItWasAndIsMonotone(String id) {
+        RuleSet rs = RuleSet.of(id);
+        int[] v = new int[rs.pieces.size()];
+        for (int t = 0; t < v.length; t++) {
+            v[t] = 100 * (t + 1);
+        }
+        int captures = 0;
+        for (Position p : RandomWalks.positions(id)) {
+            String before = Fen.format(p);
+            long key = p.key();
+            for (int m : p.legalMoves()) {
+                boolean capture = !Move.isDrop(m) && Move.kind(m) != Move.CASTLING && !p.isEmpty(Move.to(m));
+                captures += capture ? 1 : 0;
+                boolean previous = true;
+                for (int t = -2000; t <= 2000; t += 100) {
+                    boolean now = p.seeAtLeast(m, v, t);
+                    assertTrue(previous || !now, () -> id + " " + before + " " + MoveNotation.formatUci(p, m));
+                    previous = now;
+                }
+                if (!capture && Move.kind(m) == Move.NORMAL) {
+                    // a quiet move wins nothing, and loses at most the moving piece
+                    assertTrue(p.seeAtLeast(m, v, -100 * rs.pieces.size()));
+                    assertTrue(!p.seeAtLeast(m, v, 1));
+                }
+            }
+            assertEquals(before, Fen.format(p), id);
+            assertEquals(key, p.key(), id);
+        }
+        assertTrue(captures > 0, "the walks should meet some captures");
+    }
+}

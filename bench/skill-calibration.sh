@@ -3,6 +3,7 @@
 # bench/results/2026-11-21-skill.txt and EngineSession.SKILL_ELO): each skill level plays 20 games at 100 ms a move
 # against a Stockfish UCI_LimitStrength level near it (skill 0 and 2 against skill 4, below Stockfish's minimum of
 # 1320). Runs a copy of the jar, so rebuilding meanwhile is safe. Usage: bench/skill-calibration.sh [GAMES]
+# (CONCURRENCY=2 plays two games at a time: on a free 2-core machine each engine still has a core while it thinks).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 games="${1:-20}"
@@ -14,7 +15,7 @@ cp "$root/koma-cli/target/koma.jar" "$jar"
 java="$(ls -d /usr/lib/jvm/*/bin/java | sort -V | tail -1)"
 koma="$java -jar $jar"
 sf="${STOCKFISH:-/usr/games/stockfish}"
-common=(--games "$games" --movetime 100 --margin 500 --random-plies 4 --option1 Hash=16)
+common=(--games "$games" --movetime 100 --margin 500 --random-plies 4 --option1 Hash=16 --concurrency "${CONCURRENCY:-1}")
 
 vs_skill() { # skill, other skill, seed
   $koma match --variant chess --engine1 "$koma uci" --name1 "Koma-skill$1" --option1 "Skill Level=$1" \
@@ -32,11 +33,10 @@ vs_skill 0 4 15
 vs_skill 2 4 19
 vs_stockfish 4 1320 13
 vs_stockfish 6 1320 16
-vs_stockfish 8 1320 13
+vs_stockfish 8 1600 13
 vs_stockfish 10 1800 20
 vs_stockfish 12 1800 17
 vs_stockfish 14 1800 21
-vs_stockfish 16 1800 14
-vs_stockfish 18 2200 18
-vs_stockfish 20 1800 22
-vs_stockfish 20 2200 23
+vs_stockfish 16 2000 14
+vs_stockfish 18 2000 18
+vs_stockfish 20 2000 23

@@ -56,16 +56,16 @@ public final class EngineSession {
     private boolean searchInfinite;
     /**
      * The measured strength of skill levels 0..20 on Stockfish's UCI_Elo scale: chess, 100 ms a move, 20 games per
-     * even level against Stockfish 15.1 with UCI_LimitStrength (levels 0 and 2 through matches against level 4),
-     * made monotone by pooling neighbours that measured out of order, odd levels halfway
-     * (bench/results/2026-11-21-skill.txt, bench/skill-calibration.sh). Levels 12, 16 and 20 were measured again after
-     * the engine gained about 270 Elo (12: ~1670, 16: ~1890, 20: ~1840, pooled 16-20 to 1850; 13-15 halfway); levels
-     * 0-11 keep the first measurement, made on the weaker engine.
+     * even level against Stockfish 15.1 with UCI_LimitStrength at a level near it (levels 0 and 2 through matches
+     * against level 4), made monotone by pooling neighbours that measured out of order (levels 12-20: 1908, 1765,
+     * 1662, 1785 and 1759 pooled to 1775), odd levels halfway. Measured again on 2026-11-25 on the engine with net,
+     * carried-over history and static exchange evaluation (bench/results/2026-11-25-skill.txt,
+     * bench/skill-calibration.sh); level 0 lost all 20 games to level 4 and is put 200 below level 2.
      */
-    static final int[] SKILL_ELO = {510, 630, 750, 885, 1020, 1235, 1450, 1535, 1620, 1625, 1630, 1640, 1670, 1715,
-            1760, 1805, 1850, 1850, 1850, 1850, 1850};
+    static final int[] SKILL_ELO = {295, 400, 500, 720, 940, 1215, 1490, 1560, 1635, 1675, 1710, 1745, 1775, 1775,
+            1775, 1775, 1775, 1775, 1775, 1775, 1775};
     /** The UCI_Elo range: the measured strength of skill level 0 and of full strength, rounded. */
-    public static final int MIN_ELO = 500, MAX_ELO = 1850;
+    public static final int MIN_ELO = 300, MAX_ELO = 1775;
     private int multiPv = 1;
     private int skill = 20;
     /** The evaluation chosen with Use NNUE and EvalFile. */

@@ -11,11 +11,11 @@ const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14];
 
 /**
  * What a computer level is roughly worth: Elo on Stockfish's UCI_Elo scale in chess at 100 ms a move, from the
- * matches in bench/results/2026-11-21-skill.txt (levels 0 and 2 through games against level 4; the levels between
+ * matches in bench/results/2026-11-25-skill.txt (levels 0 and 2 through games against level 4; the levels between
  * are interpolated). From level 10 up the server's longer think time (up to 2 s) makes the computer stronger than
  * those 100 ms games showed, so the page says "1800 or more".
  */
-const LEVEL_ELO = [510, 640, 750, 890, 1020, 1240, 1450, 1540, 1620, 1680, 1730];
+const LEVEL_ELO = [295, 400, 500, 720, 940, 1215, 1490, 1560, 1635, 1675, 1710];
 
 /** The rough worth of a level as words: its Elo estimate and a band a newcomer understands. */
 export function levelWorth(level) {

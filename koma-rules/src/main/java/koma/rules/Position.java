@@ -719,25 +719,29 @@ public final class Position {
      * value per piece type (the engine's); a royal piece recaptures only when the other side has nothing left to
      * capture with. Pieces that could capture only through an exchanged piece (x-rays) take part, because the
      * exchanged pieces are lifted off the board while it runs (and put back). Pins, checks and promotions during
-     * the exchange are ignored; drops, castling and en passant count as winning nothing. Allocation-free, for
+     * the exchange are ignored. A drop is the dropped piece standing on an empty square (the enemy may take it);
+     * castling and en passant count as winning nothing. Allocation-free, for
      * move ordering and pruning (Stockfish's {@code see_ge}).
      */
     public boolean seeAtLeast(int move, int[] typeValue, int threshold) {
         int kind = Move.kind(move);
-        if (kind != Move.NORMAL && kind != Move.PROMOTION) {
+        boolean drop = kind == Move.DROP;
+        if (!drop && kind != Move.NORMAL && kind != Move.PROMOTION) {
             return 0 >= threshold;
         }
-        int from = Move.from(move), to = Move.to(move);
+        int to = Move.to(move), from = drop ? -1 : Move.from(move);
         int swap = (board[to] == 0 ? 0 : typeValue[MoveTables.type(board[to])]) - threshold;
         if (swap < 0) {
             return false;
         }
-        swap = typeValue[MoveTables.type(board[from])] - swap;
+        swap = typeValue[drop ? Move.type(move) : MoveTables.type(board[from])] - swap;
         if (swap <= 0) {
             return true;
         }
-        int lifted0 = board[from];
-        board[from] = 0;
+        int lifted0 = drop ? 0 : board[from];
+        if (!drop) {
+            board[from] = 0;
+        }
         int liftedCount = 0;
         int res = 1;
         int stm = side;
@@ -769,7 +773,9 @@ public final class Position {
                 liftedCount--;
                 board[seeLifted[liftedCount]] = seeLiftedCode[liftedCount];
             }
-            board[from] = lifted0;
+            if (!drop) {
+                board[from] = lifted0;
+            }
         }
     }
 

@@ -748,7 +748,8 @@ public final class Position {
         try {
             while (true) {
                 stm ^= 1;
-                int sq = leastValuableAttacker(to, stm, typeValue);
+                // the quick test first: most squares are attacked by nobody (the piece scan costs a walk per piece)
+                int sq = walk.attacked(to, stm) ? leastValuableAttacker(to, stm, typeValue) : -1;
                 if (sq < 0) {
                     break;
                 }

@@ -748,14 +748,13 @@ public final class Position {
         try {
             while (true) {
                 stm ^= 1;
-                // the quick test first: most squares are attacked by nobody (the piece scan costs a walk per piece)
-                int sq = walk.attacked(to, stm) ? leastValuableAttacker(to, stm, typeValue) : -1;
+                int sq = walk.leastValuableAttacker(to, stm, typeValue, rs.royalType);
                 if (sq < 0) {
                     break;
                 }
                 res ^= 1;
                 if (MoveTables.type(board[sq]) == rs.royalType) {
-                    return (leastValuableAttacker(to, stm ^ 1, typeValue) >= 0 ? res ^ 1 : res) != 0;
+                    return (walk.attacked(to, stm ^ 1) ? res ^ 1 : res) != 0;
                 }
                 swap = typeValue[MoveTables.type(board[sq])] - swap;
                 if (swap < res) {
@@ -780,8 +779,11 @@ public final class Position {
         }
     }
 
-    /** The square of the least valuable piece of colour {@code by} (not lifted) attacking {@code sq}, or -1. */
-    private int leastValuableAttacker(int sq, int by, int[] typeValue) {
+    /**
+     * The square of the least valuable piece of colour {@code by} attacking {@code sq}, or -1, by trying every
+     * piece: the slow reference that SeeTest holds the generator's {@code leastValuableAttacker} to.
+     */
+    int leastValuableAttackerByScan(int sq, int by, int[] typeValue) {
         int best = -1, bestValue = Integer.MAX_VALUE;
         for (int i = 0; i < pcount[by]; i++) {
             int from = plist[by][i];
@@ -796,6 +798,11 @@ public final class Position {
             }
         }
         return best;
+    }
+
+    /** The generator's least valuable attacker of {@code sq} of colour {@code by}, or -1 (for SeeTest). */
+    int leastValuableAttacker(int sq, int by, int[] typeValue) {
+        return walk.leastValuableAttacker(sq, by, typeValue, rs.royalType);
     }
 
     /** The squares (and pieces) {@link #seeAtLeast} lifted off the board, to put back. */

@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link Position#seeAtLeast}: exchanges worked out by hand (values P 100, N 300, B 300, R 500, Q 900, so each
  * expected gain below is the sum of the captured pieces along the exchange the comment names; in shogi P 100,
  * G 600), and on every
- * position of every rule set's random walks, that it leaves the position as it was and is monotone in the threshold.
+ * position of every rule set's random walks, that it leaves the position as it was and is monotone in the threshold,
+ * and that the generator's least valuable attacker of each square is of the type trying every piece finds.
  */
 class SeeTest {
     private static final Map<String, Integer> CHESS = Map.of("P", 100, "N", 300, "B", 300, "R", 500, "Q", 900, "K", 0);
@@ -107,6 +108,16 @@ class SeeTest {
                     // a quiet move wins nothing, and loses at most the moving piece
                     assertTrue(p.seeAtLeast(m, v, -100 * rs.pieces.size()));
                     assertTrue(!p.seeAtLeast(m, v, 1));
+                }
+            }
+            for (int sq = 0; sq < rs.geometry.squares; sq++) {
+                for (int by = 0; by < 2; by++) {
+                    int fast = p.leastValuableAttacker(sq, by, v), slow = p.leastValuableAttackerByScan(sq, by, v);
+                    int s0 = sq, b0 = by;
+                    assertEquals(slow < 0, fast < 0, () -> id + " " + before + " square " + s0 + " by " + b0);
+                    if (fast >= 0) {
+                        assertEquals(p.typeAt(slow), p.typeAt(fast), () -> id + " " + before + " square " + s0);
+                    }
                 }
             }
             assertEquals(before, Fen.format(p), id);

@@ -33,6 +33,8 @@ public final class Search {
     static final int HISTORY_MAX = 1 << 14, QUIETS_KEPT = 64;
     /** Shallow-depth pruning of quiet moves: the depths it applies to and its margins (centipawns). */
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
+    /** Static-exchange pruning: up to this depth, with these margins (centipawns per ply, per ply squared). */
+    static final int SEE_PRUNE_DEPTH = 8, SEE_CAPTURE = 90, SEE_QUIET = 15;
     /** Quiescence plies after which only recaptures are searched (not in check). */
     static final int QS_RECAPTURES_FROM = 5;
 
@@ -561,8 +563,18 @@ public final class Search {
                 continue;
             }
             boolean quiet = isQuiet(m);
+            // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than SEE_CAPTURE
+            // per ply of depth is not searched, nor a quiet move or drop that loses more than SEE_QUIET per ply
+            // squared, unless it gives check
+            boolean seeLoses = false;
+            if (ply > 0 && !inCheck && searched > 0 && depth <= SEE_PRUNE_DEPTH && bestScore > -MATE_BOUND) {
+                seeLoses = !pos.seeAtLeast(m, seeValue, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth);
+                if (seeLoses && !quiet) {
+                    continue;
+                }
+            }
             makeMove(m, ply);
-            if (pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth))
+            if ((seeLoses || pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth)))
                     && !pos.inCheck()) {
                 pos.undoMove();
                 continue;

@@ -719,38 +719,42 @@ public final class Position {
      * value per piece type (the engine's); a royal piece recaptures only when the other side has nothing left to
      * capture with. Pieces that could capture only through an exchanged piece (x-rays) take part, because the
      * exchanged pieces are lifted off the board while it runs (and put back). Pins, checks and promotions during
-     * the exchange are ignored; drops, castling and en passant count as winning nothing. Allocation-free, for
+     * the exchange are ignored. A drop is the dropped piece standing on an empty square (the enemy may take it);
+     * castling and en passant count as winning nothing. Allocation-free, for
      * move ordering and pruning (Stockfish's {@code see_ge}).
      */
     public boolean seeAtLeast(int move, int[] typeValue, int threshold) {
         int kind = Move.kind(move);
-        if (kind != Move.NORMAL && kind != Move.PROMOTION) {
+        boolean drop = kind == Move.DROP;
+        if (!drop && kind != Move.NORMAL && kind != Move.PROMOTION) {
             return 0 >= threshold;
         }
-        int from = Move.from(move), to = Move.to(move);
+        int to = Move.to(move), from = drop ? -1 : Move.from(move);
         int swap = (board[to] == 0 ? 0 : typeValue[MoveTables.type(board[to])]) - threshold;
         if (swap < 0) {
             return false;
         }
-        swap = typeValue[MoveTables.type(board[from])] - swap;
+        swap = typeValue[drop ? Move.type(move) : MoveTables.type(board[from])] - swap;
         if (swap <= 0) {
             return true;
         }
-        int lifted0 = board[from];
-        board[from] = 0;
+        int lifted0 = drop ? 0 : board[from];
+        if (!drop) {
+            board[from] = 0;
+        }
         int liftedCount = 0;
         int res = 1;
         int stm = side;
         try {
             while (true) {
                 stm ^= 1;
-                int sq = leastValuableAttacker(to, stm, typeValue);
+                int sq = walk.leastValuableAttacker(to, stm, typeValue, rs.royalType);
                 if (sq < 0) {
                     break;
                 }
                 res ^= 1;
                 if (MoveTables.type(board[sq]) == rs.royalType) {
-                    return (leastValuableAttacker(to, stm ^ 1, typeValue) >= 0 ? res ^ 1 : res) != 0;
+                    return (walk.attacked(to, stm ^ 1) ? res ^ 1 : res) != 0;
                 }
                 swap = typeValue[MoveTables.type(board[sq])] - swap;
                 if (swap < res) {
@@ -769,12 +773,17 @@ public final class Position {
                 liftedCount--;
                 board[seeLifted[liftedCount]] = seeLiftedCode[liftedCount];
             }
-            board[from] = lifted0;
+            if (!drop) {
+                board[from] = lifted0;
+            }
         }
     }
 
-    /** The square of the least valuable piece of colour {@code by} (not lifted) attacking {@code sq}, or -1. */
-    private int leastValuableAttacker(int sq, int by, int[] typeValue) {
+    /**
+     * The square of the least valuable piece of colour {@code by} attacking {@code sq}, or -1, by trying every
+     * piece: the slow reference that SeeTest holds the generator's {@code leastValuableAttacker} to.
+     */
+    int leastValuableAttackerByScan(int sq, int by, int[] typeValue) {
         int best = -1, bestValue = Integer.MAX_VALUE;
         for (int i = 0; i < pcount[by]; i++) {
             int from = plist[by][i];
@@ -789,6 +798,11 @@ public final class Position {
             }
         }
         return best;
+    }
+
+    /** The generator's least valuable attacker of {@code sq} of colour {@code by}, or -1 (for SeeTest). */
+    int leastValuableAttacker(int sq, int by, int[] typeValue) {
+        return walk.leastValuableAttacker(sq, by, typeValue, rs.royalType);
     }
 
     /** The squares (and pieces) {@link #seeAtLeast} lifted off the board, to put back. */

@@ -19,6 +19,8 @@ final class TableWalkGenerator extends MoveGenerator {
     private int stamp;
     /** Checkers of the king: at most one per line direction plus the jump attackers (distinct squares). */
     private final int[] checkerBuf;
+    /** The attackers {@link #leastValuableAttacker} chooses from. */
+    private final int[] seeBuf;
     /** The squares one piece reaches ({@link MoveTables#reach}); used and read before the next walk. */
     private final int[] reached;
     private final int squares;
@@ -28,6 +30,7 @@ final class TableWalkGenerator extends MoveGenerator {
         this.squares = g.squares;
         this.reached = new int[Math.max(1, t.maxReach)];
         this.checkerBuf = new int[8 + squares];
+        this.seeBuf = new int[8 + squares];
         for (int l = 0; l < MAX_LEVELS; l++) {
             pinDir[l] = new int[squares * 2];
             evasion[l] = new int[squares];
@@ -65,6 +68,45 @@ final class TableWalkGenerator extends MoveGenerator {
             }
         }
         return t.jumpAttacked(board, sq, by);
+    }
+
+    /**
+     * The square of the least valuable piece of colour {@code by} that captures on {@code sq}, found as
+     * {@link #attacked} finds any (the first piece along each line, then the jumps), or -1. {@code typeValue} per
+     * piece type; the royal type counts as the most valuable. For static exchange evaluation.
+     */
+    int leastValuableAttacker(int sq, int by, int[] typeValue, int royalType) {
+        final int[] board = this.board;
+        int n = 0;
+        for (int d = 0; d < 8; d++) {
+            int od = Geometry.OPPOSITE[d];
+            int max = t.lineReach(by, od);
+            if (max == 0) {
+                continue;
+            }
+            int[] ray = g.ray(sq, d);
+            int lim = Math.min(ray.length, max);
+            for (int k = 0; k < lim; k++) {
+                int c = board[ray[k]];
+                if (c != 0) {
+                    if ((c & 1) == by && t.capturesAlong(c, od, k + 1)) {
+                        seeBuf[n++] = ray[k];
+                    }
+                    break;
+                }
+            }
+        }
+        n = t.jumpAttackers(board, sq, by, seeBuf, n);
+        int best = -1, bestValue = Integer.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            int type = MoveTables.type(board[seeBuf[i]]);
+            int v = type == royalType ? Integer.MAX_VALUE - 1 : typeValue[type];
+            if (v < bestValue) {
+                best = seeBuf[i];
+                bestValue = v;
+            }
+        }
+        return best;
     }
 
     /** See {@link Position#mobility}: the squares the piece on {@code sq} could move to or capture on. */

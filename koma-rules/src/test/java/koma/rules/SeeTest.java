@@ -13,8 +13,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link Position#seeAtLeast}: exchanges worked out by hand (values P 100, N 300, B 300, R 500, Q 900, so each
- * expected gain below is the sum of the captured pieces along the exchange the comment names), and on every
- * position of every rule set's random walks, that it leaves the position as it was and is monotone in the threshold.
+ * expected gain below is the sum of the captured pieces along the exchange the comment names; in shogi P 100,
+ * G 600), and on every
+ * position of every rule set's random walks, that it leaves the position as it was and is monotone in the threshold,
+ * and that the generator's least valuable attacker of each square is of the type trying every piece finds.
  */
 class SeeTest {
     private static final Map<String, Integer> CHESS = Map.of("P", 100, "N", 300, "B", 300, "R", 500, "Q", 900, "K", 0);
@@ -56,6 +58,27 @@ class SeeTest {
         assertTrue(!p.seeAtLeast(m, v, gain + 1), () -> fen + " " + move + " should win less than " + (gain + 1));
     }
 
+    @ParameterizedTest(name = "{0} {1}: gain {2}")
+    @CsvSource(delimiter = ';', textBlock = """
+            # a gold dropped where a pawn takes it for nothing: -600
+            4k4/9/4p4/9/9/9/9/9/4K4 b G 1; G*5d; -600
+            # the same with a pawn of its own behind: the pawn takes back, 100 - 600
+            4k4/9/4p4/9/4P4/9/9/9/4K4 b G 1; G*5d; -500
+            # a gold dropped where nothing takes it: 0
+            4k4/9/9/9/9/9/9/9/4K4 b G 1; G*5e; 0
+            """)
+    void shogiDrops(String sfen, String move, int gain) {
+        RuleSet rs = RuleSet.of("shogi");
+        Position p = Fen.parse(rs, sfen);
+        int m = MoveNotation.parseUsi(p, move);
+        int[] v = new int[rs.pieces.size()];
+        for (PieceType t : rs.pieces) {
+            v[t.index()] = Map.of("P", 100, "G", 600).getOrDefault(t.letter(), 0);
+        }
+        assertTrue(p.seeAtLeast(m, v, gain), () -> sfen + " " + move + " should win at least " + gain);
+        assertTrue(!p.seeAtLeast(m, v, gain + 1), () -> sfen + " " + move + " should win less than " + (gain + 1));
+    }
+
     static java.util.List<String> ids() {
         return RuleSet.IDS;
     }
@@ -81,10 +104,20 @@ class SeeTest {
                     assertTrue(previous || !now, () -> id + " " + before + " " + MoveNotation.formatUci(p, m));
                     previous = now;
                 }
-                if (!capture && Move.kind(m) == Move.NORMAL) {
+                if (!capture && (Move.kind(m) == Move.NORMAL || Move.isDrop(m))) {
                     // a quiet move wins nothing, and loses at most the moving piece
                     assertTrue(p.seeAtLeast(m, v, -100 * rs.pieces.size()));
                     assertTrue(!p.seeAtLeast(m, v, 1));
+                }
+            }
+            for (int sq = 0; sq < rs.geometry.squares; sq++) {
+                for (int by = 0; by < 2; by++) {
+                    int fast = p.leastValuableAttacker(sq, by, v), slow = p.leastValuableAttackerByScan(sq, by, v);
+                    int s0 = sq, b0 = by;
+                    assertEquals(slow < 0, fast < 0, () -> id + " " + before + " square " + s0 + " by " + b0);
+                    if (fast >= 0) {
+                        assertEquals(p.typeAt(slow), p.typeAt(fast), () -> id + " " + before + " square " + s0);
+                    }
                 }
             }
             assertEquals(before, Fen.format(p), id);

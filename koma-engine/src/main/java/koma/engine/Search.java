@@ -11,9 +11,10 @@ import koma.rules.RuleSet;
 
 /**
  * Alpha-beta search shared by every rule set: iterative deepening, principal-variation search with a
- * transposition table, quiescence on captures and promotions (captures that likely lose material skipped), move
- * ordering (hash move, MVV-LVA with likely-losing captures last, killers, counter moves, history with gravity and a
- * malus), null-move pruning, reverse futility, futility and late-move pruning of quiet moves near the leaves,
+ * transposition table, quiescence on captures and promotions (captures that lose by static exchange skipped), move
+ * ordering (hash move, MVV-LVA with captures that lose by static exchange last, killers, counter moves, history with
+ * gravity and a malus; history and counter moves carried over between a game's searches, halved), null-move
+ * pruning, reverse futility, futility, late-move and static-exchange pruning near the leaves,
  * internal iterative reduction, late-move reductions adjusted by history, check extensions, mate scores, and the
  * end rules of
  * RULES.md inside the tree (repetition with the shogi family's perpetual-check loss, the 50-move rule,

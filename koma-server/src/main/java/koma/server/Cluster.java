@@ -295,6 +295,8 @@ final class Cluster implements AutoCloseable {
             for (Object[] o : orphans) {
                 String id = (String) o[0];
                 if (take(id, System.currentTimeMillis())) {
+                    // noted before the game counts as ours: a request that loads it first gives the outage back
+                    takenNotLoaded.put(id, (Long) o[1]);
                     owned.add(id);
                     LOG.info("node {} took game {} over", cfg.nodeId(), id);
                     takeOver.accept(id, (Long) o[1]);

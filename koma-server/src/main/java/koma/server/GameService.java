@@ -218,7 +218,9 @@ final class GameService implements AutoCloseable {
         synchronized (loaded) {
             afterChange(loaded);
         }
-        resumeTaken(loaded, deadAt);
+        // whoever put the game in memory (this sweep or a request's load) gives the outage back, once
+        Long noted = cluster == null ? null : cluster.takenOver(id);
+        resumeTaken(loaded, noted != null ? noted : deadAt);
     }
 
     private void resumeTaken(LiveGame g, long deadAt) {

@@ -91,6 +91,8 @@ public final class Match {
     private int wins, losses, draws;
     private String name1, name2;
     private Stats.Sprt.Decision decision = Stats.Sprt.Decision.CONTINUE;
+    /** The number of finished games when the SPRT decided, 0 before. */
+    private int decidedAt;
     private EngineException failure;
 
     public Match(Config config, PrintStream out) {
@@ -156,7 +158,8 @@ public final class Match {
             out.println(stats.scoreLine(name1, name2));
             out.println(stats.eloLine());
             if (config.sprt() != null) {
-                out.println(config.sprt().line(stats));
+                out.println(config.sprt().line(stats, decision) + (decidedAt > 0 && decidedAt < records.size()
+                        ? " (after game " + decidedAt + "; " + (records.size() - decidedAt) + " more were in play)" : ""));
             }
             out.println("Finished match");
             out.flush();
@@ -244,9 +247,11 @@ public final class Match {
         out.printf("Finished game %d (%s vs %s): %s {%s}%n", rec.round(), rec.players().get(0), rec.players().get(1),
                 r.score(), r.reason());
         out.println(stats.scoreLine(name1, name2));
-        if (config.sprt() != null) {
+        // the first decision stands: games in flight when it was taken end the match but do not undo it
+        if (config.sprt() != null && decision == Stats.Sprt.Decision.CONTINUE) {
             decision = config.sprt().decide(stats);
-            if (decision != Stats.Sprt.Decision.CONTINUE && !stopping) {
+            if (decision != Stats.Sprt.Decision.CONTINUE) {
+                decidedAt = records.size();
                 out.println(config.sprt().line(stats));
                 stopping = true;
             }

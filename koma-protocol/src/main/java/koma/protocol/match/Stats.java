@@ -190,7 +190,14 @@ public record Stats(int wins, int losses, int draws) {
 
         /** {@code SPRT: llr 0.14, lbound -2.94, ubound 2.94} and, once decided, {@code - H1 was accepted}. */
         public String line(Stats s) {
-            Decision d = decide(s);
+            return line(s, decide(s));
+        }
+
+        /**
+         * The line with a decision taken earlier: a match stops at its decision, and the games still being played
+         * then are counted too, which may move the LLR back inside the bounds without undoing the decision.
+         */
+        public String line(Stats s, Decision d) {
             return String.format(Locale.ROOT, "SPRT: llr %.3f, lbound %.3f, ubound %.3f", s.llr(elo0, elo1),
                     lowerBound(), upperBound()) + (d == Decision.CONTINUE ? "" : " - " + d + " was accepted");
         }

@@ -1,6 +1,7 @@
 package koma.protocol.match;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,6 +71,20 @@ class StatsTest {
         assertEquals(-8.28214, new Stats(100, 300, 600).llr(0, 5), 1e-4);
         assertEquals(Stats.Sprt.Decision.H0, sprt.decide(new Stats(100, 300, 600)));
         assertTrue(sprt.line(new Stats(300, 100, 600)).endsWith("H1 was accepted"));
+    }
+
+    /**
+     * A match stops at its decision; a game still in play then may take the LLR back inside the bounds (20 straight
+     * wins: LLR 2.926, below 2.944), and the final line still reports the decision taken (as the Shodo net SPRT of
+     * 2026-11-25 did not: H1 at game 193 at LLR 2.970, then 2.895 after game 194 and no verdict printed).
+     */
+    @Test
+    void aDecisionTakenStandsInTheFinalLine() {
+        Stats.Sprt sprt = Stats.Sprt.parse("elo0=0,elo1=5");
+        Stats after = new Stats(20, 0, 0);
+        assertEquals(Stats.Sprt.Decision.CONTINUE, sprt.decide(after));
+        assertFalse(sprt.line(after).contains("accepted"), sprt.line(after));
+        assertTrue(sprt.line(after, Stats.Sprt.Decision.H1).endsWith("H1 was accepted"));
     }
 
     /* Logistic model: Elo 0 <-> 0.5; Elo 400 <-> 10/11 (since 1/p - 1 = 1/10); round trip. */

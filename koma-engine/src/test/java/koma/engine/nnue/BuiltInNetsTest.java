@@ -58,6 +58,19 @@ class BuiltInNetsTest {
         assertFalse(blackRook == whiteRookBlackToMove);
     }
 
+    /** The Shodo net has learnt what the queen is worth: the side without it stands clearly worse. */
+    @Test
+    void shodoNetValuesTheQueen() {
+        RuleSet rs = RuleSet.of("shodo");
+        Network net = Network.builtIn(rs).orElseThrow();
+        int even = evaluate(net, rs, "nnnqknnn/nnnnnnnn/8/8/8/8/NNNNNNNN/NNNQKNNN w - - 0 1");
+        int theirsGone = evaluate(net, rs, "nnn1knnn/nnnnnnnn/8/8/8/8/NNNNNNNN/NNNQKNNN w - - 0 1");
+        int oursGone = evaluate(net, rs, "nnnqknnn/nnnnnnnn/8/8/8/8/NNNNNNNN/NNN1KNNN w - - 0 1");
+        assertTrue(Math.abs(even) < 150, "start position: " + even);
+        assertTrue(theirsGone > even + 300, "the opponent's queen gone: " + theirsGone + " vs " + even);
+        assertTrue(oursGone < even - 300, "our queen gone: " + oursGone + " vs " + even);
+    }
+
     private static int evaluate(Network net, RuleSet rs, String fen) {
         Position p = Position.fromFen(rs, fen);
         Accumulators acc = new Accumulators(net, rs, 4);

@@ -48,48 +48,53 @@ final class TableWalkGenerator extends MoveGenerator {
 
     @Override
     boolean attacked(int sq, int by) {
+        final int[] board = this.board;
         for (int d = 0; d < 8; d++) {
-            if (lineAttacker(sq, d, by) >= 0) {
-                return true;
+            int od = Geometry.OPPOSITE[d];
+            int max = t.lineReach(by, od);
+            if (max == 0) {
+                continue;
+            }
+            int[] ray = g.ray(sq, d);
+            int lim = Math.min(ray.length, max);
+            for (int k = 0; k < lim; k++) {
+                int c = board[ray[k]];
+                if (c != 0) {
+                    if ((c & 1) == by && t.capturesAlong(c, od, k + 1)) {
+                        return true;
+                    }
+                    break;
+                }
             }
         }
         return t.jumpAttacked(board, sq, by);
     }
 
     /**
-     * The square of the first piece seen from {@code sq} in direction {@code d} when it is of colour {@code by} and
-     * captures back along that line to {@code sq}, else -1: the line half of {@link #attacked} and
-     * {@link #leastValuableAttacker}.
-     */
-    private int lineAttacker(int sq, int d, int by) {
-        int od = Geometry.OPPOSITE[d];
-        int max = t.lineReach(by, od);
-        if (max == 0) {
-            return -1;
-        }
-        int[] ray = g.ray(sq, d);
-        int lim = Math.min(ray.length, max);
-        for (int k = 0; k < lim; k++) {
-            int c = board[ray[k]];
-            if (c != 0) {
-                return (c & 1) == by && t.capturesAlong(c, od, k + 1) ? ray[k] : -1;
-            }
-        }
-        return -1;
-    }
-
-    /**
      * The square of the least valuable piece of colour {@code by} that captures on {@code sq}, found as
      * {@link #attacked} finds any (the first piece along each line, then the jumps), or -1. {@code typeValue} per
-     * piece type; the royal type counts as the most valuable. For static exchange evaluation.
+     * piece type; the royal type counts as the most valuable. For static exchange evaluation. Its line scan is a
+     * copy of {@link #attacked}'s on purpose: a shared helper measured about 6% slower in shogi perft(6).
      */
     int leastValuableAttacker(int sq, int by, int[] typeValue, int royalType) {
         final int[] board = this.board;
         int n = 0;
         for (int d = 0; d < 8; d++) {
-            int s = lineAttacker(sq, d, by);
-            if (s >= 0) {
-                seeBuf[n++] = s;
+            int od = Geometry.OPPOSITE[d];
+            int max = t.lineReach(by, od);
+            if (max == 0) {
+                continue;
+            }
+            int[] ray = g.ray(sq, d);
+            int lim = Math.min(ray.length, max);
+            for (int k = 0; k < lim; k++) {
+                int c = board[ray[k]];
+                if (c != 0) {
+                    if ((c & 1) == by && t.capturesAlong(c, od, k + 1)) {
+                        seeBuf[n++] = ray[k];
+                    }
+                    break;
+                }
             }
         }
         n = t.jumpAttackers(board, sq, by, seeBuf, n);

@@ -23,18 +23,22 @@ def main():
     if factor <= 0:
         sys.exit("time-odds.py: FACTOR must be above 0, got " + sys.argv[1])
     engine = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=sys.stdout, text=True, bufsize=1)
-    for line in sys.stdin:
-        words = line.split()
-        if words and words[0] == "go":
-            for i in range(1, len(words) - 1):
-                if words[i] in CLOCK_KEYS and re.fullmatch(r"-?\d+", words[i + 1]):
-                    words[i + 1] = str(int(int(words[i + 1]) / factor))
-            line = " ".join(words) + "\n"
-        engine.stdin.write(line)
-        engine.stdin.flush()
-        if words and words[0] == "quit":
-            break
-    engine.stdin.close()
+    try:
+        for line in sys.stdin:
+            words = line.split()
+            if words and words[0] == "go":
+                for i in range(1, len(words) - 1):
+                    if words[i] in CLOCK_KEYS and re.fullmatch(r"-?\d+", words[i + 1]):
+                        words[i + 1] = str(int(int(words[i + 1]) / factor))
+                line = " ".join(words) + "\n"
+            engine.stdin.write(line)
+            engine.stdin.flush()
+            if words and words[0] == "quit":
+                break
+        engine.stdin.close()
+    except BrokenPipeError:
+        # the engine has gone: its exit code says why, the match reports the crash
+        pass
     sys.exit(engine.wait())
 
 

@@ -193,7 +193,8 @@ public final class Browser implements AutoCloseable {
         long dw = width - ((Number) js("return innerWidth;")).longValue();
         long dh = height - ((Number) js("return innerHeight;")).longValue();
         window.setSize(new org.openqa.selenium.Dimension(width + (int) dw, height + (int) dh));
-        waiting(5).until(d -> ((Number) js("return innerWidth;")).longValue() == width
+        waiting(20).withMessage(() -> "the page stayed " + js("return innerWidth + 'x' + innerHeight;") + ", not "
+                + width + "x" + height).until(d -> ((Number) js("return innerWidth;")).longValue() == width
                 && ((Number) js("return innerHeight;")).longValue() == height);
     }
 

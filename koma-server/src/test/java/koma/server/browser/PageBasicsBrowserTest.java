@@ -111,8 +111,13 @@ class PageBasicsBrowserTest extends SiteBrowserTest {
             browser.waitFor("svg.board g.pc");
             for (int[] size : new int[][]{{1366, 757}, {390, 701}}) {
                 browser.viewport(size[0], size[1]);
-                browser.waiting(5).until(d -> ((Number) browser.js(
-                        "return document.querySelector('svg.board').getBoundingClientRect().width;")).doubleValue() > 200);
+                // 20 s like every other wait for the page: CI's shared 2-core machine once took longer than 5 s here
+                String where = id + " at " + size[0] + "x" + size[1];
+                browser.waiting(20).withMessage(() -> "the board of " + where + " stayed " + browser.js(
+                                "const b = document.querySelector('svg.board'); return b ? b.getBoundingClientRect().width : 'absent';")
+                                + " px wide")
+                        .until(d -> ((Number) browser.js("const b = document.querySelector('svg.board');"
+                                + " return b ? b.getBoundingClientRect().width : 0;")).doubleValue() > 200);
                 browser.screenshot("rule-set-" + id + "-" + size[0] + "x" + size[1]);
             }
         }

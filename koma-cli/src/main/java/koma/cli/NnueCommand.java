@@ -167,6 +167,10 @@ public final class NnueCommand implements Runnable {
                 description = "Weight of the search score in the target (the rest: the result). Default: ${DEFAULT-VALUE}.")
         double lambda;
 
+        @Option(names = "--k", description = "Fixed K of sigmoid(K x score / 400) instead of fitting it to the results "
+                + "(for data of nearly all draws; use with --lambda 1).")
+        Double fixedK;
+
         @Option(names = "--holdout-every", defaultValue = "10",
                 description = "Every N-th shard (number mod N = N-1) is held out. Default: ${DEFAULT-VALUE}.")
         int holdoutEvery;
@@ -201,8 +205,16 @@ public final class NnueCommand implements Runnable {
                     threads);
             Trainer t = new Trainer(rs, ts);
             Trainer.Data[] d = t.load(files, System.out::println);
-            double k = t.fitK(d[0]);
-            System.out.printf("K = %.4f (sigmoid(K * score / 400) fitted to the results)%n", k);
+            double k;
+            if (fixedK != null) {
+                double fitted = t.fitK(d[0]);
+                t.setK(fixedK);
+                k = fixedK;
+                System.out.printf("K = %.4f (given; fitted to the results it would be %.4f)%n", k, fitted);
+            } else {
+                k = t.fitK(d[0]);
+                System.out.printf("K = %.4f (sigmoid(K * score / 400) fitted to the results)%n", k);
+            }
             System.out.printf("validation loss before training %.6f%n", t.loss(d[1]));
             long t0 = System.currentTimeMillis();
             double best = t.train(d[0], d[1], System.out::println);
@@ -214,9 +226,10 @@ public final class NnueCommand implements Runnable {
             t.quantise().write(Path.of(out + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
                             + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d%ntraining: %d epochs, batch %d, lr %s, "
-                            + "gamma %s, lambda %s, seed %d, K %.4f, %d s%nbest validation loss: %.6f%n",
+                            + "gamma %s, lambda %s, seed %d, K %.4f%s, %d s%nbest validation loss: %.6f%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
-                    Network.QB, epochs, batch, lr, gamma, lambda, seed, k, (System.currentTimeMillis() - t0) / 1000,
+                    Network.QB, epochs, batch, lr, gamma, lambda, seed, k, fixedK != null ? " (given)" : " (fitted)",
+                    (System.currentTimeMillis() - t0) / 1000,
                     best);
             Files.writeString(Path.of(out + ".manifest"), manifest);
             System.out.print(manifest);

@@ -218,15 +218,18 @@ final class BitboardGenerator extends MoveGenerator {
         return attacked(sq, by, colorBB[0] | colorBB[1]);
     }
 
-    /** {@link #attacked} with a given occupancy (the moving king taken off). */
-    private boolean attacked(int sq, int by, long occ) {
+    /**
+     * {@link #attacked} when only the pieces in {@code occ} stand (the moving king taken off, or the pieces a static
+     * exchange has used up).
+     */
+    boolean attacked(int sq, int by, long occ) {
         final Bitboards b = bbt;
         for (int c : jumpCodes[by]) {
-            if ((bb[c] & b.jumpAttackFrom[c * 64 + sq]) != 0) {
+            if ((bb[c] & b.jumpAttackFrom[c * 64 + sq] & occ) != 0) {
                 return true;
             }
         }
-        long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & colorBB[by];
+        long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & colorBB[by] & occ;
         for (; hits != 0; hits &= hits - 1) {
             int h = Long.numberOfTrailingZeros(hits);
             if (t.capturesAlong(board[h], Geometry.OPPOSITE[g.direction(sq, h)], g.distance(sq, h))) {
@@ -234,5 +237,39 @@ final class BitboardGenerator extends MoveGenerator {
             }
         }
         return false;
+    }
+
+    /**
+     * The square of the least valuable piece of colour {@code by} that captures on {@code sq} when only the pieces
+     * in {@code occ} stand, or -1: {@link TableWalkGenerator#leastValuableAttacker} with jump masks and line
+     * attacks instead of table walks, for {@link Position#seeAtLeast} (occupancy loses each exchanged piece, so
+     * x-rays come in by themselves). {@code typeValue} per piece type; the royal type counts as the most valuable.
+     */
+    int leastValuableAttacker(int sq, int by, long occ, int[] typeValue, int royalType) {
+        final Bitboards b = bbt;
+        int best = -1, bestValue = Integer.MAX_VALUE;
+        for (int c : jumpCodes[by]) {
+            long hits = bb[c] & b.jumpAttackFrom[c * 64 + sq] & occ;
+            if (hits != 0) {
+                int type = MoveTables.type(c);
+                int v = type == royalType ? Integer.MAX_VALUE - 1 : typeValue[type];
+                if (v < bestValue) {
+                    best = Long.numberOfTrailingZeros(hits);
+                    bestValue = v;
+                }
+            }
+        }
+        long hits = (b.lineAttacks(sq, 0, occ) | b.lineAttacks(sq, 1, occ)) & colorBB[by] & occ;
+        for (; hits != 0; hits &= hits - 1) {
+            int h = Long.numberOfTrailingZeros(hits);
+            int code = board[h];
+            int type = MoveTables.type(code);
+            int v = type == royalType ? Integer.MAX_VALUE - 1 : typeValue[type];
+            if (v < bestValue && t.capturesAlong(code, Geometry.OPPOSITE[g.direction(sq, h)], g.distance(sq, h))) {
+                best = h;
+                bestValue = v;
+            }
+        }
+        return best;
     }
 }

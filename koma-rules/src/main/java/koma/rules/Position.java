@@ -724,6 +724,19 @@ public final class Position {
      * move ordering and pruning (Stockfish's {@code see_ge}).
      */
     public boolean seeAtLeast(int move, int[] typeValue, int threshold) {
+        return see(move, typeValue, threshold, bits != null);
+    }
+
+    /** {@link #seeAtLeast} with the table walk's attacker search even where bitboards exist (for SeeTest). */
+    boolean seeAtLeastByWalk(int move, int[] typeValue, int threshold) {
+        return see(move, typeValue, threshold, false);
+    }
+
+    /**
+     * {@link #seeAtLeast}, its attackers found on bitboards ({@code onBits}: an occupancy that loses each exchanged
+     * piece) or by the table walk (the exchanged pieces lifted off the board).
+     */
+    private boolean see(int move, int[] typeValue, int threshold, boolean onBits) {
         int kind = Move.kind(move);
         boolean drop = kind == Move.DROP;
         if (!drop && kind != Move.NORMAL && kind != Move.PROMOTION) {
@@ -739,8 +752,10 @@ public final class Position {
             return true;
         }
         int lifted0 = drop ? 0 : board[from];
+        long occ = onBits ? colorBB[0] | colorBB[1] : 0;
         if (!drop) {
             board[from] = 0;
+            occ &= ~(1L << from);
         }
         int liftedCount = 0;
         int res = 1;
@@ -748,13 +763,15 @@ public final class Position {
         try {
             while (true) {
                 stm ^= 1;
-                int sq = walk.leastValuableAttacker(to, stm, typeValue, rs.royalType);
+                int sq = onBits ? bits.leastValuableAttacker(to, stm, occ, typeValue, rs.royalType)
+                        : walk.leastValuableAttacker(to, stm, typeValue, rs.royalType);
                 if (sq < 0) {
                     break;
                 }
                 res ^= 1;
                 if (MoveTables.type(board[sq]) == rs.royalType) {
-                    return (walk.attacked(to, stm ^ 1) ? res ^ 1 : res) != 0;
+                    boolean guarded = onBits ? bits.attacked(to, stm ^ 1, occ) : walk.attacked(to, stm ^ 1);
+                    return (guarded ? res ^ 1 : res) != 0;
                 }
                 swap = typeValue[MoveTables.type(board[sq])] - swap;
                 if (swap < res) {
@@ -766,6 +783,7 @@ public final class Position {
                 seeLifted[liftedCount] = sq;
                 seeLiftedCode[liftedCount++] = board[sq];
                 board[sq] = 0;
+                occ &= ~(1L << sq);
             }
             return res != 0;
         } finally {
@@ -800,9 +818,14 @@ public final class Position {
         return best;
     }
 
-    /** The generator's least valuable attacker of {@code sq} of colour {@code by}, or -1 (for SeeTest). */
+    /** The table walk's least valuable attacker of {@code sq} of colour {@code by}, or -1 (for SeeTest). */
     int leastValuableAttacker(int sq, int by, int[] typeValue) {
         return walk.leastValuableAttacker(sq, by, typeValue, rs.royalType);
+    }
+
+    /** The bitboards' least valuable attacker of {@code sq} of colour {@code by}, or -1; -2 without bitboards. */
+    int leastValuableAttackerOnBits(int sq, int by, int[] typeValue) {
+        return bits == null ? -2 : bits.leastValuableAttacker(sq, by, colorBB[0] | colorBB[1], typeValue, rs.royalType);
     }
 
     /** The squares (and pieces) {@link #seeAtLeast} lifted off the board, to put back. */

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * expected gain below is the sum of the captured pieces along the exchange the comment names; in shogi P 100,
  * G 600), and on every
  * position of every rule set's random walks, that it leaves the position as it was and is monotone in the threshold,
- * and that the generator's least valuable attacker of each square is of the type trying every piece finds.
+ * that the generators' least valuable attacker of each square (table walk, and bitboards where the rule set has
+ * them) is of the type trying every piece finds, and that both ways of finding attackers give the same exchanges.
  */
 class SeeTest {
     private static final Map<String, Integer> CHESS = Map.of("P", 100, "N", 300, "B", 300, "R", 500, "Q", 900, "K", 0);
@@ -91,7 +92,7 @@ class SeeTest {
         for (int t = 0; t < v.length; t++) {
             v[t] = 100 * (t + 1);
         }
-        int captures = 0;
+        int captures = 0, bitboardChecks = 0;
         for (Position p : RandomWalks.positions(id)) {
             String before = Fen.format(p);
             long key = p.key();
@@ -102,6 +103,10 @@ class SeeTest {
                 for (int t = -2000; t <= 2000; t += 100) {
                     boolean now = p.seeAtLeast(m, v, t);
                     assertTrue(previous || !now, () -> id + " " + before + " " + MoveNotation.formatUci(p, m));
+                    // where bitboards find the attackers, the table walk agrees
+                    int t0 = t;
+                    assertEquals(p.seeAtLeastByWalk(m, v, t), now,
+                            () -> id + " " + before + " " + MoveNotation.formatUci(p, m) + " at " + t0);
                     previous = now;
                 }
                 if (!capture && (Move.kind(m) == Move.NORMAL || Move.isDrop(m))) {
@@ -118,11 +123,20 @@ class SeeTest {
                     if (fast >= 0) {
                         assertEquals(p.typeAt(slow), p.typeAt(fast), () -> id + " " + before + " square " + s0);
                     }
+                    int onBits = p.leastValuableAttackerOnBits(sq, by, v);
+                    if (onBits != -2) {
+                        bitboardChecks++;
+                        assertEquals(slow < 0, onBits < 0, () -> id + " " + before + " square " + s0 + " on bits");
+                        if (onBits >= 0) {
+                            assertEquals(p.typeAt(slow), p.typeAt(onBits), () -> id + " " + before + " square " + s0);
+                        }
+                    }
                 }
             }
             assertEquals(before, Fen.format(p), id);
             assertEquals(key, p.key(), id);
         }
         assertTrue(captures > 0, "the walks should meet some captures");
+        assertEquals(rs.bitboards != null, bitboardChecks > 0, id + ": bitboard attackers checked where they exist");
     }
 }

@@ -188,6 +188,17 @@ public final class Trainer {
         return k;
     }
 
+    /**
+     * Sets K instead of fitting it: for data whose results say little (self-play that is nearly all draws fits a K
+     * near 0, which flattens the targets so that nothing is learnt); pair it with lambda 1, the score alone.
+     */
+    public void setK(double k) {
+        if (!(k > 0 && k <= 10)) {
+            throw new IllegalArgumentException("K must be in (0, 10], not " + k);
+        }
+        this.k = k;
+    }
+
     private static double kLoss(Data d, double k) {
         double sum = 0;
         for (int i = 0; i < d.size; i++) {

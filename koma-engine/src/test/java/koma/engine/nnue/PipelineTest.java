@@ -72,4 +72,17 @@ class PipelineTest {
         Network back = Network.read(net, RuleSet.of("minishogi"));
         assertEquals(16, back.hidden);
     }
+
+    /** A given K (nnue train --k) is kept as given, and one outside (0, 10] is refused with a message saying so. */
+    @Test
+    void aGivenKIsKeptAndABadOneRefused() {
+        Trainer t = new Trainer(RuleSet.of("minishogi"), new Trainer.Settings(8, 1, 256, 0.005, 0.9, 1.0, 5, 3, 1));
+        t.setK(1.45);
+        assertEquals(1.45, t.k());
+        for (double bad : new double[]{0, -1, 11, Double.NaN}) {
+            var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> t.setK(bad));
+            assertTrue(e.getMessage().contains("K must be in (0, 10]"), e.getMessage());
+        }
+        assertEquals(1.45, t.k(), "a refused K leaves the last one");
+    }
 }

@@ -118,12 +118,14 @@ public final class Search {
 
     /**
      * Runs a short throw-away search of the rule set's start position (own small table, node budget) so that the
-     * JIT compiles the move generator and the search before the clock runs: a cold JVM is many times slower for
-     * its first few hundred milliseconds. The protocols call it once per rule set, when asked {@code isready};
-     * it stops at {@code nodes} or after {@code maxMs}, whichever comes first (a loaded machine must not stall isready).
+     * JIT compiles the move generator, the search and the evaluation ({@code net}, or the hand-written one when
+     * null) before the clock runs: a cold JVM is many times slower for its first second or so. The protocols call
+     * it once per rule set and evaluation, when asked {@code isready} (XBoard: {@code ping}); it stops at
+     * {@code nodes} or after {@code maxMs}, whichever comes first (a loaded machine must not stall isready).
      */
-    public static void warmUp(RuleSet rs, long nodes, long maxMs) {
+    public static void warmUp(RuleSet rs, Network net, long nodes, long maxMs) {
         Search s = new Search(rs, new TranspositionTable(1));
+        s.setNetwork(net);
         s.search(Position.start(rs), new Limits(-1, -1, 0, 0, 0, 0, maxMs, 0, nodes, false), new TimeManager(0), null);
     }
 

@@ -328,25 +328,19 @@ public final class EngineSession {
         position = p;
     }
 
-    /** Rule sets whose search code the JIT has already seen in this process (see {@link Search#warmUp}). */
-    private final java.util.Set<String> warmedUp = new java.util.HashSet<>();
+    private final WarmUp warmUp = new WarmUp();
 
     /**
-     * Warms the JVM up for the current rule set once and reads the chosen net file, unless a search is running
-     * (isready must then answer at once).
+     * Reads the chosen net file and warms the JVM up for the current rule set and evaluation once, unless a search
+     * is running (isready must then answer at once).
      */
     private void warmUp() {
         if (searchThread.running()) {
             return;
         }
-        if (warmedUp.add(rules.id)) {
-            Search.warmUp(rules, WARM_UP_NODES, WARM_UP_MS);
-        }
-        nets.forRules(rules, why -> out.println("info string " + why));   // reads an EvalFile now, not on the clock
+        // reads an EvalFile now, not on the clock
+        warmUp.ensure(rules, nets.forRules(rules, why -> out.println("info string " + why)));
     }
-
-    /** Nodes of the warm-up search: a few hundred milliseconds on a cold JVM, enough for the JIT's hot methods. */
-    static final long WARM_UP_NODES = 100_000, WARM_UP_MS = 400;
 
     private void go(String[] w) {
         if (w.length >= 2 && w[1].equals("perft")) {

@@ -38,6 +38,7 @@ public final class XBoardSession {
     private int cores = 1;
     /** The evaluation chosen with the Use NNUE and EvalFile options. */
     private final NetChoice nets = new NetChoice();
+    private final WarmUp warmUp = new WarmUp();
     private RuleSet rules = RuleSet.standard();
     private Search search;
     private Game game;
@@ -161,7 +162,13 @@ public final class XBoardSession {
                 case "time" -> ownCs = Long.parseLong(arg);
                 case "otim" -> oppCs = Long.parseLong(arg);
                 case "post" -> post = true;
-                case "ping" -> out.println("pong " + arg);
+                case "ping" -> {
+                    // like UCI's isready: warm up (once per rule set and evaluation) unless thinking
+                    if (!thinker.running()) {
+                        warmUp.ensure(rules, nets.forRules(rules, why -> out.println("telluser " + why)));
+                    }
+                    out.println("pong " + arg);
+                }
                 case "?" -> {
                     if (search != null) {
                         search.stop();

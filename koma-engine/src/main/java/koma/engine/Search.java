@@ -566,19 +566,22 @@ public final class Search {
                 continue;
             }
             boolean quiet = isQuiet(m);
+            // a quiet move that futility or late-move pruning drops unless it gives check (the check is tested
+            // after the move is made); its static exchange is not needed then
+            boolean lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth));
             // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than SEE_CAPTURE
             // per ply of depth is not searched, nor a quiet move or drop that loses more than SEE_QUIET per ply
             // squared, unless it gives check
             boolean seeLoses = false;
-            if (ply > 0 && !inCheck && searched > 0 && depth <= SEE_PRUNE_DEPTH && bestScore > -MATE_BOUND) {
+            if (!lateOrFutile && ply > 0 && !inCheck && searched > 0 && depth <= SEE_PRUNE_DEPTH
+                    && bestScore > -MATE_BOUND) {
                 seeLoses = !pos.seeAtLeast(m, seeValue, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth);
                 if (seeLoses && !quiet) {
                     continue;
                 }
             }
             makeMove(m, ply);
-            if ((seeLoses || pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth)))
-                    && !pos.inCheck()) {
+            if ((seeLoses || lateOrFutile) && !pos.inCheck()) {
                 pos.undoMove();
                 continue;
             }
@@ -908,7 +911,7 @@ public final class Search {
                 int attacker = eval.value(pos.typeAt(Move.from(m)));
                 if (!pos.isEmpty(to) || Move.kind(m) == Move.EN_PASSANT) {
                     int victim = pos.isEmpty(to) ? eval.value(pos.typeAt(Move.from(m))) : eval.value(pos.typeAt(to));
-                    s = (losingCapture(m) ? -(1 << 22) : (1 << 28)) + victim * 16 - attacker / 16;
+                    s = GOOD_CAPTURE + SEE_PENDING + victim * 16 - attacker / 16;
                 } else if (Move.kind(m) == Move.PROMOTION) {
                     s = (1 << 27) + eval.value(Move.type(m));
                 } else {
@@ -922,13 +925,39 @@ public final class Search {
         }
     }
 
-    /** Selection sort step: brings the best-scored move of list[i..n) to position i. */
-    private static int pickNext(int[] list, int[] sc, int i, int n) {
-        int best = i;
-        for (int j = i + 1; j < n; j++) {
-            if (sc[j] > sc[best]) {
-                best = j;
+    /** The ordering score of a capture that does not lose material (plus its victim and attacker). */
+    private static final int GOOD_CAPTURE = 1 << 28;
+    /** The ordering score of a capture that loses material by static exchange (plus its victim and attacker). */
+    private static final int LOSING_CAPTURE = -(1 << 22);
+    /**
+     * Added to a capture's score until its static exchange is known: {@link #pickNext} works it out only when the
+     * capture would be picked, so captures after a cutoff cost nothing (the order is the one scoring them all first
+     * would give).
+     */
+    private static final int SEE_PENDING = 1 << 24;
+
+    /**
+     * Selection sort step: brings the best-scored move of list[i..n) to position i. A capture whose static exchange
+     * is pending gets it now; a losing one is scored down in place and the choice made again.
+     */
+    private int pickNext(int[] list, int[] sc, int i, int n) {
+        int best;
+        while (true) {
+            best = i;
+            for (int j = i + 1; j < n; j++) {
+                if (sc[j] > sc[best]) {
+                    best = j;
+                }
             }
+            int s = sc[best];
+            if (s < GOOD_CAPTURE + SEE_PENDING || s >= GOOD_CAPTURE + 2 * SEE_PENDING) {
+                break;
+            }
+            if (!losingCapture(list[best])) {
+                sc[best] = s - SEE_PENDING;
+                break;
+            }
+            sc[best] = s - GOOD_CAPTURE - SEE_PENDING + LOSING_CAPTURE;
         }
         int m = list[best];
         list[best] = list[i];

@@ -205,15 +205,12 @@ public final class NnueCommand implements Runnable {
                     threads);
             Trainer t = new Trainer(rs, ts);
             Trainer.Data[] d = t.load(files, System.out::println);
-            double k;
+            double fitted = t.fitK(d[0]);
             if (fixedK != null) {
-                double fitted = t.fitK(d[0]);
                 t.setK(fixedK);
-                k = fixedK;
-                System.out.printf("K = %.4f (given; fitted to the results it would be %.4f)%n", k, fitted);
+                System.out.printf("K = %.4f (given; fitted to the results it would be %.4f)%n", t.k(), fitted);
             } else {
-                k = t.fitK(d[0]);
-                System.out.printf("K = %.4f (sigmoid(K * score / 400) fitted to the results)%n", k);
+                System.out.printf("K = %.4f (sigmoid(K * score / 400) fitted to the results)%n", fitted);
             }
             System.out.printf("validation loss before training %.6f%n", t.loss(d[1]));
             long t0 = System.currentTimeMillis();
@@ -228,7 +225,7 @@ public final class NnueCommand implements Runnable {
                             + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d%ntraining: %d epochs, batch %d, lr %s, "
                             + "gamma %s, lambda %s, seed %d, K %.4f%s, %d s%nbest validation loss: %.6f%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
-                    Network.QB, epochs, batch, lr, gamma, lambda, seed, k, fixedK != null ? " (given)" : " (fitted)",
+                    Network.QB, epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
                     (System.currentTimeMillis() - t0) / 1000,
                     best);
             Files.writeString(Path.of(out + ".manifest"), manifest);

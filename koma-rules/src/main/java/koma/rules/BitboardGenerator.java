@@ -252,7 +252,7 @@ final class BitboardGenerator extends MoveGenerator {
             long hits = bb[c] & b.jumpAttackFrom[c * 64 + sq] & occ;
             if (hits != 0) {
                 int type = MoveTables.type(c);
-                int v = type == royalType ? Integer.MAX_VALUE - 1 : typeValue[type];
+                int v = attackerValue(type, typeValue, royalType);
                 if (v < bestValue) {
                     best = Long.numberOfTrailingZeros(hits);
                     bestValue = v;
@@ -264,7 +264,7 @@ final class BitboardGenerator extends MoveGenerator {
             int h = Long.numberOfTrailingZeros(hits);
             int code = board[h];
             int type = MoveTables.type(code);
-            int v = type == royalType ? Integer.MAX_VALUE - 1 : typeValue[type];
+            int v = attackerValue(type, typeValue, royalType);
             if (v < bestValue && t.capturesAlong(code, Geometry.OPPOSITE[g.direction(sq, h)], g.distance(sq, h))) {
                 best = h;
                 bestValue = v;

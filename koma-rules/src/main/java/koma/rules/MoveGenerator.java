@@ -21,6 +21,14 @@ abstract class MoveGenerator {
         this.board = pos.board;
     }
 
+    /**
+     * What an attacker of piece type {@code type} is worth when the least valuable one is chosen for a static
+     * exchange: {@code typeValue[type]}, except that the royal type counts as the most valuable (it recaptures last).
+     */
+    static int attackerValue(int type, int[] typeValue, int royalType) {
+        return type == royalType ? Integer.MAX_VALUE - 1 : typeValue[type];
+    }
+
     /** Writes the legal moves of the side to move into {@code moves} and returns how many. */
     abstract int generate(int[] moves);
 

@@ -809,7 +809,7 @@ public final class Position {
             if (from == sq || code == 0) {
                 continue;
             }
-            int v = MoveTables.type(code) == rs.royalType ? Integer.MAX_VALUE - 1 : typeValue[MoveTables.type(code)];
+            int v = MoveGenerator.attackerValue(MoveTables.type(code), typeValue, rs.royalType);
             if (v < bestValue && walk.attacksFrom(code, from, sq)) {
                 best = from;
                 bestValue = v;

@@ -101,7 +101,7 @@ final class TableWalkGenerator extends MoveGenerator {
         int best = -1, bestValue = Integer.MAX_VALUE;
         for (int i = 0; i < n; i++) {
             int type = MoveTables.type(board[seeBuf[i]]);
-            int v = type == royalType ? Integer.MAX_VALUE - 1 : typeValue[type];
+            int v = attackerValue(type, typeValue, royalType);
             if (v < bestValue) {
                 best = seeBuf[i];
                 bestValue = v;

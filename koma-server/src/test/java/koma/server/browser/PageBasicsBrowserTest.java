@@ -113,11 +113,11 @@ class PageBasicsBrowserTest extends SiteBrowserTest {
                 browser.viewport(size[0], size[1]);
                 // 20 s like every other wait for the page: CI's shared 2-core machine once took longer than 5 s here
                 String where = id + " at " + size[0] + "x" + size[1];
-                browser.waiting(20).withMessage(() -> "the board of " + where + " stayed " + browser.js(
-                                "const b = document.querySelector('svg.board'); return b ? b.getBoundingClientRect().width : 'absent';")
-                                + " px wide")
-                        .until(d -> ((Number) browser.js("const b = document.querySelector('svg.board');"
-                                + " return b ? b.getBoundingClientRect().width : 0;")).doubleValue() > 200);
+                String boardWidth = "const b = document.querySelector('svg.board');"
+                        + " return b ? b.getBoundingClientRect().width : 0;";
+                browser.waiting(20)
+                        .withMessage(() -> "the board of " + where + " stayed " + browser.js(boardWidth) + " px wide")
+                        .until(d -> ((Number) browser.js(boardWidth)).doubleValue() > 200);
                 browser.screenshot("rule-set-" + id + "-" + size[0] + "x" + size[1]);
             }
         }

@@ -566,8 +566,8 @@ public final class Search {
                 continue;
             }
             boolean quiet = isQuiet(m);
-            // a quiet move that futility or late-move pruning drops unless it gives check (the check is tested
-            // after the move is made); its static exchange is not needed then
+            // a quiet move that futility or late-move pruning drops unless it gives check (tested without playing
+            // it); its static exchange is not needed then
             boolean lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth));
             // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than SEE_CAPTURE
             // per ply of depth is not searched, nor a quiet move or drop that loses more than SEE_QUIET per ply
@@ -580,11 +580,10 @@ public final class Search {
                     continue;
                 }
             }
-            makeMove(m, ply);
-            if ((seeLoses || lateOrFutile) && !pos.inCheck()) {
-                pos.undoMove();
+            if ((seeLoses || lateOrFutile) && !pos.givesCheck(m)) {
                 continue;
             }
+            makeMove(m, ply);
             if (quiet) {
                 if (quietsSeen < QUIETS_KEPT) {
                     quietsTried[ply][quietsSeen] = m;

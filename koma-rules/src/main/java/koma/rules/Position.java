@@ -460,6 +460,69 @@ public final class Position {
         return bits != null ? bits.attacked(k, side ^ 1) : walk.attacked(k, side ^ 1);
     }
 
+    /**
+     * Whether the legal move {@code move} puts the opponent in check: what {@link #inCheck} would say after
+     * {@link #doMove}, found by standing the moved piece on its square for the attack test only (no key, hand,
+     * history or piece-list update), so that a search can drop a quiet move that gives no check without playing it.
+     * En passant and castling, which move two pieces, are played and taken back.
+     */
+    public boolean givesCheck(int move) {
+        int us = side, them = us ^ 1;
+        int ksq = kingSq[them];
+        if (ksq < 0) {
+            return false;
+        }
+        int kind = Move.kind(move);
+        if (kind == Move.EN_PASSANT || kind == Move.CASTLING) {
+            doMove(move);
+            boolean check = inCheck();
+            undoMove();
+            return check;
+        }
+        int to = Move.to(move);
+        boolean drop = kind == Move.DROP;
+        int from = drop ? -1 : Move.from(move);
+        int moved = drop ? 0 : board[from];
+        int code = drop || kind == Move.PROMOTION ? MoveTables.code(us, Move.type(move)) : moved;
+        int captured = board[to];
+        if (!drop) {
+            board[from] = 0;
+        }
+        board[to] = code;
+        boolean check;
+        if (keepsBitboards) {
+            long ourBits = colorBB[us], theirBits = colorBB[them];
+            long movedBits = drop ? 0 : bb[moved], codeBits = bb[code], capturedBits = captured != 0 ? bb[captured] : 0;
+            long toBit = 1L << to, fromBit = drop ? 0 : 1L << from;
+            if (!drop) {
+                bb[moved] &= ~fromBit;
+            }
+            bb[code] |= toBit;
+            colorBB[us] = (ourBits & ~fromBit) | toBit;
+            if (captured != 0) {
+                bb[captured] &= ~toBit;
+                colorBB[them] = theirBits & ~toBit;
+            }
+            check = bits.attacked(ksq, us);
+            if (captured != 0) {
+                bb[captured] = capturedBits;
+            }
+            bb[code] = codeBits;
+            if (!drop) {
+                bb[moved] = movedBits;
+            }
+            colorBB[us] = ourBits;
+            colorBB[them] = theirBits;
+        } else {
+            check = walk.attacked(ksq, us);
+        }
+        board[to] = captured;
+        if (!drop) {
+            board[from] = moved;
+        }
+        return check;
+    }
+
     // ------------------------------------------------------------------ board edits
 
     private void addPiece(int sq, int code) {

@@ -10,6 +10,7 @@ import koma.engine.nnue.NetChoice;
 import koma.engine.Limits;
 import koma.engine.Search;
 import koma.engine.SearchInfo;
+import koma.engine.SkillLevels;
 import koma.engine.TimeManager;
 import koma.engine.TranspositionTable;
 import koma.rules.Move;
@@ -54,18 +55,8 @@ public final class EngineSession {
     private Search search;
     private final SearchThread searchThread = new SearchThread("koma-search");
     private boolean searchInfinite;
-    /**
-     * The measured strength of skill levels 0..20 on Stockfish's UCI_Elo scale: chess, 100 ms a move, 20 games per
-     * even level against Stockfish 15.1 with UCI_LimitStrength at a level near it (levels 0 and 2 through matches
-     * against level 4), made monotone by pooling neighbours that measured out of order (levels 12-20: 1908, 1765,
-     * 1662, 1785 and 1759 pooled to 1775), odd levels halfway. Measured again on 2026-11-25 on the engine with net,
-     * carried-over history and static exchange evaluation (bench/results/2026-11-25-skill.txt,
-     * bench/skill-calibration.sh); level 0 lost all 20 games to level 4 and is put 200 below level 2.
-     */
-    static final int[] SKILL_ELO = {295, 400, 500, 720, 940, 1215, 1490, 1560, 1635, 1675, 1710, 1745, 1775, 1775,
-            1775, 1775, 1775, 1775, 1775, 1775, 1775};
-    /** The UCI_Elo range: the measured strength of skill level 0 and of full strength, rounded. */
-    public static final int MIN_ELO = 300, MAX_ELO = 1775;
+    /** The UCI_Elo range: {@link SkillLevels}' measured strength of level 0 and of full strength. */
+    public static final int MIN_ELO = SkillLevels.MIN_ELO, MAX_ELO = SkillLevels.MAX_ELO;
     private int multiPv = 1;
     private int skill = 20;
     /** The evaluation chosen with Use NNUE and EvalFile. */
@@ -273,18 +264,7 @@ public final class EngineSession {
 
     /** The skill level in force: Skill Level, or the one UCI_Elo maps to when UCI_LimitStrength is on. */
     private int effectiveSkill() {
-        return limitStrength ? skillForElo(elo) : skill;
-    }
-
-    /** The strongest skill level whose measured Elo ({@link #SKILL_ELO}) is at most {@code elo}; 0 below them all. */
-    static int skillForElo(int elo) {
-        int level = 0;
-        for (int l = 0; l < SKILL_ELO.length; l++) {
-            if (SKILL_ELO[l] <= elo) {
-                level = l;
-            }
-        }
-        return level;
+        return limitStrength ? SkillLevels.forElo(elo) : skill;
     }
 
     private static int indexOf(String[] w, String word) {

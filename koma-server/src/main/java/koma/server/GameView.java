@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import koma.engine.SkillLevels;
 import koma.rules.Conventions;
 import koma.rules.notation.Pgn;
 import koma.rules.notation.ShogiNotation;
@@ -261,6 +262,18 @@ final class GameView {
         names.put("fairyStockfish", c.fairyStockfish());
         names.put("lishogi", c.lishogi());
         out.put("externalNames", names);
+    }
+
+    /** {@code GET /api/levels}: each computer level with its measured Elo (chess, 100 ms a move). */
+    static List<Map<String, Object>> levels() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int l = 0; l <= SkillLevels.MAX; l++) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("level", l);
+            e.put("elo", SkillLevels.elo(l));
+            out.add(e);
+        }
+        return out;
     }
 
     /** The rule-set list of {@code GET /api/variants}. */

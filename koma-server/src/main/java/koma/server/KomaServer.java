@@ -344,6 +344,7 @@ public final class KomaServer implements AutoCloseable {
             app.before("/api/challenge/{id}/*", this::routeChallenge);
         }
         app.get("/api/variants", ctx -> ctx.json(GameView.variants()));
+        app.get("/api/levels", ctx -> ctx.json(GameView.levels()));
         app.get("/api/variants/{id}", ctx -> {
             String id = ctx.pathParam("id");
             if (!RuleSet.IDS.contains(id)) {

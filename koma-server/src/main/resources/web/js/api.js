@@ -73,6 +73,14 @@ export function variants() {
  */
 const VARIANT_LIST = await variants().catch(() => []);
 
+/**
+ * What each computer level is roughly worth (GET /api/levels, read once while this module loads): Elo on
+ * Stockfish's UCI_Elo scale, chess at 100 ms a move, index = level; empty when the server did not answer.
+ */
+export const LEVEL_ELO = (await api('GET', '/api/levels').catch(() => []))
+  .filter((l) => l && Number.isInteger(l.level) && Number.isInteger(l.elo))
+  .sort((a, b) => a.level - b.level).map((l) => l.elo);
+
 /** Rule-set ids in display order (RULES.md 9.1), from the server. */
 export const VARIANT_IDS = VARIANT_LIST.map((v) => v.id);
 

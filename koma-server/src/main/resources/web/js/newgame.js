@@ -1,6 +1,6 @@
 // The new-game page: rule set, mode, level, colour, clock, optional start position or game record.
 
-import { api, VARIANT_IDS, variantInfo } from './api.js';
+import { api, LEVEL_ELO, VARIANT_IDS, variantInfo } from './api.js';
 import { miniBoard } from './miniboard.js';
 import { t } from './i18n.js';
 import { navigate } from './main.js';
@@ -10,18 +10,20 @@ import { h, clear } from './dom.js';
 const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14];
 
 /**
- * What a computer level is roughly worth: Elo on Stockfish's UCI_Elo scale in chess at 100 ms a move, from the
- * matches in bench/results/2026-11-25-skill.txt (levels 0 and 2 through games against level 4; the levels between
- * are interpolated). From level 10 up the server's longer think time (up to 2 s) makes the computer stronger than
- * those 100 ms games showed, so the page says "1800 or more".
+ * The levels whose measured Elo (LEVEL_ELO, from the server's table of matches at 100 ms a move) the page shows.
+ * From level 11 up the server's longer think time (up to 2 s) makes the computer stronger than those 100 ms games
+ * showed, so the page says "1800 or more".
  */
-const LEVEL_ELO = [295, 400, 500, 720, 940, 1215, 1490, 1560, 1635, 1675, 1710];
+const LEVELS_SHOWN = 10;
 
 /** The rough worth of a level as words: its Elo estimate and a band a newcomer understands. */
 export function levelWorth(level) {
-  const elo = level < LEVEL_ELO.length ? LEVEL_ELO[level] : null;
-  const band = level <= 2 ? 'beginner' : level <= 6 ? 'casual' : level <= 10 ? 'club' : 'strong';
-  return t('level.band.' + band) + ' · ' + (elo ? t('level.elo', { elo }) : t('level.eloAbove', { elo: 1800 }));
+  const band = t('level.band.' + (level <= 2 ? 'beginner' : level <= 6 ? 'casual' : level <= 10 ? 'club' : 'strong'));
+  if (level > LEVELS_SHOWN) {
+    return band + ' · ' + t('level.eloAbove', { elo: 1800 });
+  }
+  // without the server's table (it did not answer) the band alone
+  return level < LEVEL_ELO.length ? band + ' · ' + t('level.elo', { elo: LEVEL_ELO[level] }) : band;
 }
 
 /** The form that POSTs /api/games and opens the new game. */

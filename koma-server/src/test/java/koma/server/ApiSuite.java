@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import koma.engine.SkillLevels;
 
 /**
  * The API of docs/server-api.md against a real server started in-process on a free port with a real database;
@@ -50,6 +51,18 @@ abstract class ApiSuite {
 
     Api client() {
         return new Api(port);
+    }
+
+    @Test
+    void levelsSayWhatEachComputerLevelIsWorth() {
+        JsonNode levels = client().get("/api/levels").json();
+        // the engine's measured table (bench/results/2026-11-25-skill.txt): levels 0..20, Elo never falling
+        assertEquals(SkillLevels.MAX + 1, levels.size());
+        for (int l = 0; l <= SkillLevels.MAX; l++) {
+            assertEquals(l, levels.get(l).get("level").asInt());
+            assertEquals(SkillLevels.elo(l), levels.get(l).get("elo").asInt());
+        }
+        assertEquals(295, levels.get(0).get("elo").asInt(), "level 0 as the page has shown it since stop 24");
     }
 
     @Test

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Calibrates Koma's Skill Level against Stockfish's UCI_Elo scale in chess (the matches behind
-# bench/results/2026-11-21-skill.txt and EngineSession.SKILL_ELO): each skill level plays 20 games at 100 ms a move
+# bench/results/2026-11-21-skill.txt and koma.engine.SkillLevels): each skill level plays 20 games at 100 ms a move
 # against a Stockfish UCI_LimitStrength level near it (skill 0 and 2 against skill 4, below Stockfish's minimum of
 # 1320). Runs a copy of the jar, so rebuilding meanwhile is safe. Usage: bench/skill-calibration.sh [GAMES]
 # (CONCURRENCY=2 plays two games at a time: on a free 2-core machine each engine still has a core while it thinks).

@@ -15,12 +15,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * legal moves, which the bitboards and piece lists feed). A rule set without a royal piece has no checking move.
  */
 class GivesCheckTest {
-    static java.util.List<String> ids() {
-        return RuleSet.IDS;
-    }
-
     @ParameterizedTest
-    @MethodSource("ids")
+    @MethodSource("koma.rules.RandomWalks#ids")
     void agreesWithPlayingTheMove(String id) {
         int checks = 0, moves = 0;
         for (Position p : RandomWalks.positions(id)) {

@@ -17,10 +17,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * destinations (en passant aside), and the same number for every piece that is not pinned (most of them).
  */
 class MobilityTest {
-    static java.util.List<String> ids() {
-        return RuleSet.IDS;
-    }
-
     @Test
     void handCountedChessPositions() {
         RuleSet rs = RuleSet.of("chess");
@@ -36,7 +32,7 @@ class MobilityTest {
     }
 
     @ParameterizedTest
-    @MethodSource("ids")
+    @MethodSource("koma.rules.RandomWalks#ids")
     void mobilityCoversTheLegalDestinations(String id) {
         int pieces = 0, equal = 0;
         for (Position p : RandomWalks.positions(id)) {

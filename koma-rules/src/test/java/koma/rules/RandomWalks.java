@@ -40,6 +40,11 @@ final class RandomWalks {
     private RandomWalks() {
     }
 
+    /** The rule-set ids, for the parameterised tests over the walks ({@code @MethodSource("koma.rules.RandomWalks#ids")}). */
+    static List<String> ids() {
+        return RuleSet.IDS;
+    }
+
     /** Every position of {@link #WALKS} walks from the start plus one walk from each extra start (cached). */
     static List<Position> positions(String id) {
         return CACHE.computeIfAbsent(id, k -> {

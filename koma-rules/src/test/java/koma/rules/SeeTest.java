@@ -80,12 +80,8 @@ class SeeTest {
         assertTrue(!p.seeAtLeast(m, v, gain + 1), () -> sfen + " " + move + " should win less than " + (gain + 1));
     }
 
-    static java.util.List<String> ids() {
-        return RuleSet.IDS;
-    }
-
     @ParameterizedTest
-    @MethodSource("ids")
+    @MethodSource("koma.rules.RandomWalks#ids")
     void leavesThePositionAsItWasAndIsMonotone(String id) {
         RuleSet rs = RuleSet.of(id);
         int[] v = new int[rs.pieces.size()];

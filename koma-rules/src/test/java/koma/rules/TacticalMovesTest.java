@@ -14,12 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (en passant included) or promote, on every position of the random walks of every rule set.
  */
 class TacticalMovesTest {
-    static java.util.List<String> ids() {
-        return RuleSet.IDS;
-    }
-
     @ParameterizedTest
-    @MethodSource("ids")
+    @MethodSource("koma.rules.RandomWalks#ids")
     void tacticalMovesAreTheCapturesAndPromotions(String id) {
         int seen = 0;
         for (Position p : RandomWalks.positions(id)) {

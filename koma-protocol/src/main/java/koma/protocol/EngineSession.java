@@ -55,14 +55,12 @@ public final class EngineSession {
     private Search search;
     private final SearchThread searchThread = new SearchThread("koma-search");
     private boolean searchInfinite;
-    /** The UCI_Elo range: {@link SkillLevels}' measured strength of level 0 and of full strength. */
-    public static final int MIN_ELO = SkillLevels.MIN_ELO, MAX_ELO = SkillLevels.MAX_ELO;
     private int multiPv = 1;
     private int skill = 20;
     /** The evaluation chosen with Use NNUE and EvalFile. */
     private final NetChoice nets = new NetChoice();
     private boolean limitStrength;
-    private int elo = MAX_ELO;
+    private int elo = SkillLevels.MAX_ELO;
     private final java.util.Random noiseSeeds = new java.util.Random();
 
     /** The rule set a session starts with: the first built-in one whose definition lists the dialect's protocol. */
@@ -189,7 +187,8 @@ public final class EngineSession {
         out.println("option name UCI_LimitStrength type check default false");
         out.println("option name Use NNUE type check default true");
         out.println("option name EvalFile type string default <built-in>");
-        out.println("option name UCI_Elo type spin default " + MAX_ELO + " min " + MIN_ELO + " max " + MAX_ELO);
+        out.println("option name UCI_Elo type spin default " + SkillLevels.MAX_ELO + " min " + SkillLevels.MIN_ELO
+                + " max " + SkillLevels.MAX_ELO);
         if (dialect == Dialect.UCI) {
             out.println("option name UCI_Variant type combo default " + defaultRules(dialect).id + " "
                     + String.join(" ", RuleSet.IDS.stream().map(v -> "var " + v).toList()));
@@ -233,7 +232,7 @@ public final class EngineSession {
         } else if (name.equalsIgnoreCase("UCI_LimitStrength")) {
             limitStrength = booleanOption(name, value);
         } else if (name.equalsIgnoreCase("UCI_Elo")) {
-            elo = intOption(name, value, MIN_ELO, MAX_ELO);
+            elo = intOption(name, value, SkillLevels.MIN_ELO, SkillLevels.MAX_ELO);
         } else if (name.equalsIgnoreCase("Use NNUE")) {
             nets.setEnabled(booleanOption(name, value));
         } else if (name.equalsIgnoreCase("EvalFile")) {

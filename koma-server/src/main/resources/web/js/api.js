@@ -71,13 +71,14 @@ export function variants() {
  * The rule sets as the server defines them (GET /api/variants, read once while this module loads: every page
  * needs them): what differs between rule sets comes from their definitions, never from ids written here.
  */
+const levelsAnswer = api('GET', '/api/levels').catch(() => []); // asked beside the rule sets, not after them
 const VARIANT_LIST = await variants().catch(() => []);
 
 /**
  * What each computer level is roughly worth (GET /api/levels, read once while this module loads): Elo on
  * Stockfish's UCI_Elo scale, chess at 100 ms a move, index = level; empty when the server did not answer.
  */
-export const LEVEL_ELO = (await api('GET', '/api/levels').catch(() => []))
+export const LEVEL_ELO = (await levelsAnswer)
   .filter((l) => l && Number.isInteger(l.level) && Number.isInteger(l.elo))
   .sort((a, b) => a.level - b.level).map((l) => l.elo);
 

@@ -56,7 +56,7 @@ abstract class ApiSuite {
     @Test
     void levelsSayWhatEachComputerLevelIsWorth() {
         JsonNode levels = client().get("/api/levels").json();
-        // the engine's measured table (bench/results/2026-11-25-skill.txt): levels 0..20, Elo never falling
+        // the engine's measured table (bench/results/2026-11-25-skill.txt), levels 0..20 in order
         assertEquals(SkillLevels.MAX + 1, levels.size());
         for (int l = 0; l <= SkillLevels.MAX; l++) {
             assertEquals(l, levels.get(l).get("level").asInt());

@@ -25,10 +25,16 @@ final class EvalContext {
     final boolean[] handAttacker;
     /** kingCentral2[sq]: twice the centralisation of a square, rounded (the king-center-eg coefficient). */
     final int[] kingCentral2;
+    /** edge2[sq]: twice how far a square is from the centre (0 at the most central squares); the mop-up term's. */
+    final int[] edge2;
+    /** The board's span: the most steps a king needs between two squares (the longer side minus one). */
+    final int span;
     /** near1[sq], near2[sq]: the squares at distance 1 (next to sq), and at distance exactly 2, on the board. */
     final int[][] near1, near2;
     /** phaseValue[type]: its board value if it is neither royal nor a pawn, else 0 (set with the weights). */
     private final int[] phaseValue;
+    /** codeValue[pieceCode]: the phase value of the piece's type (set with the weights). */
+    private final int[] codeValue;
     /** Scratch: pieces of each type of one side (the pair term counts in it and clears it again). */
     final int[] typeCount;
 
@@ -42,6 +48,10 @@ final class EvalContext {
     /** Each side's {@link #passedRanks}, and whether they are known for the position of the last pawn scan. */
     private final int[] passed = new int[2];
     private boolean passedKnown;
+
+    /** Each side's non-pawn, non-royal material on board and in hand, and whether it is that of this position. */
+    private final int[] sideMaterial = new int[2];
+    private boolean materialKnown;
 
     /** Non-pawn, non-royal material on the board at the start (the phase is 256 there). */
     private int startMaterial = 1;
@@ -64,6 +74,12 @@ final class EvalContext {
         for (int sq = 0; sq < g.squares; sq++) {
             kingCentral2[sq] = (int) Math.round(2 * centralisation(sq));
         }
+        int central = Arrays.stream(kingCentral2).max().orElse(0);
+        edge2 = new int[g.squares];
+        for (int sq = 0; sq < g.squares; sq++) {
+            edge2[sq] = central - kingCentral2[sq];
+        }
+        span = Math.max(g.files, g.ranks) - 1;
         near1 = new int[g.squares][];
         near2 = new int[g.squares][];
         for (int sq = 0; sq < g.squares; sq++) {
@@ -72,6 +88,7 @@ final class EvalContext {
         }
         phaseValue = new int[n];
         typeCount = new int[n];
+        codeValue = new int[Position.pieceCodeCount(rs)];
         pawnsOnFile = new int[2][g.files];
         maxRank1 = new int[g.files];
         minRank0 = new int[g.files];
@@ -92,6 +109,9 @@ final class EvalContext {
     void setValues(int[] value) {
         for (PieceType p : rs.pieces) {
             phaseValue[p.index()] = p.royal() || p.pawn() ? 0 : value[p.index()];
+            for (int color = 0; color < 2; color++) {
+                codeValue[Position.pieceCode(color, p.index())] = phaseValue[p.index()];
+            }
         }
         startMaterial = Math.max(1, phaseMaterial(Position.start(rs)));
     }
@@ -163,6 +183,59 @@ final class EvalContext {
             }
         }
         return sum;
+    }
+
+    /**
+     * Whether side c is far ahead in material: its non-pawn, non-royal material on the board and in hand is more
+     * than twice the other side's and more than it by over a sixteenth of the start position's (both sides').
+     * Both sides' material is measured once per position ({@link #newPosition} forgets it).
+     */
+    boolean farAhead(Position p, int c) {
+        if (!materialKnown) {
+            measureMaterial(p);
+        }
+        int own = sideMaterial[c], other = sideMaterial[c ^ 1];
+        return own > 2 * other && (own - other) * 16 > startMaterial;
+    }
+
+    /** Forgets what was measured on the last position: called before each evaluation. */
+    void newPosition() {
+        materialKnown = false;
+    }
+
+    /**
+     * Sets each side's material from the board sums the fast path made with {@link #materialOf} (adding what is in
+     * hand), so that {@link #farAhead} need not go over the pieces again.
+     */
+    void setBoardMaterial(Position p, int board0, int board1) {
+        sideMaterial[0] = board0 + handMaterial(p, 0);
+        sideMaterial[1] = board1 + handMaterial(p, 1);
+        materialKnown = true;
+    }
+
+    /** The material a piece of this code counts for in {@link #farAhead} (its type's phase value). */
+    int materialOf(int code) {
+        return codeValue[code];
+    }
+
+    private int handMaterial(Position p, int c) {
+        int material = 0;
+        for (int t : handTypes) {
+            material += p.handCount(c, t) * phaseValue[t];
+        }
+        return material;
+    }
+
+    /** Sets {@link #sideMaterial}: each side's non-pawn, non-royal material on the board and in hand. */
+    private void measureMaterial(Position p) {
+        for (int c = 0; c < 2; c++) {
+            int material = 0;
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                material += phaseValue[p.typeAt(p.pieceSquare(c, i))];
+            }
+            sideMaterial[c] = material + handMaterial(p, c);
+        }
+        materialKnown = true;
     }
 
     /** Sets {@link #eg}: 256 minus the phase (256 with the start position's non-pawn material, 0 with none). */

@@ -49,8 +49,11 @@ abstract class EvalTerm {
     final String doc;
     /** A single-key term's coefficient is an integer numerator over this (per-type terms: always 1). */
     int divisor = 1;
-    /** Whether the term reads the pawn scan ({@link EvalContext#scanPawns}) or the phase ({@link EvalContext#eg}). */
-    boolean needsPawns, needsPhase;
+    /**
+     * Whether the term reads the pawn scan ({@link EvalContext#scanPawns}), the phase ({@link EvalContext#eg}) or
+     * each side's material ({@link EvalContext#farAhead}, summed by the fast path on its way over the pieces).
+     */
+    boolean needsPawns, needsPhase, needsMaterial;
     /** For a per-type term: whether its keys alternate type by type with those of the term before it. */
     boolean alternates;
     /** For a per-type term: the setting that gives its default, or null (then the default is {@link #defaultWeight}). */
@@ -144,6 +147,12 @@ abstract class EvalTerm {
     /** Marks the term as reading the phase. */
     final EvalTerm phase() {
         needsPhase = true;
+        return this;
+    }
+
+    /** Marks the term as reading each side's material. */
+    final EvalTerm material() {
+        needsMaterial = true;
         return this;
     }
 
@@ -562,5 +571,25 @@ abstract class EvalTerm {
                     int k0 = p.kingSquare(0), k1 = p.kingSquare(1);
                     return k0 < 0 || k1 < 0 ? 0 : (x.kingCentral2[k0] - x.kingCentral2[k1]) * x.eg;
                 }
-            }.over(512).phase());
+            }.over(512).phase(),
+            new EvalTerm(Scope.SIDE, "mop-up", 0, "for a side far ahead in material (more than twice the other's "
+                    + "non-pawn material, board and hand, and ahead by over a sixteenth of the start's): per square "
+                    + "the enemy royal piece stands from the centre and per square its own royal piece is nearer "
+                    + "to it than the board's span (driving a bare king to the edge to mate it)") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.royal && !x.extinction;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    int own = p.kingSquare(c), enemy = p.kingSquare(c ^ 1);
+                    if (own < 0 || enemy < 0 || !x.farAhead(p, c)) {
+                        return 0;
+                    }
+                    Geometry g = x.g;
+                    int near = Math.max(Math.abs(g.file(own) - g.file(enemy)), Math.abs(g.rank(own) - g.rank(enemy)));
+                    return x.edge2[enemy] + 2 * (x.span - near);
+                }
+            }.over(2).material());
 }

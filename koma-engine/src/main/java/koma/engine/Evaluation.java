@@ -63,6 +63,8 @@ public final class Evaluation {
     private final int[] sideWeight, boardWeight, moverWeight;
     /** Whether the fast path, and the trace, must scan the pawns or measure the phase first. */
     private final boolean fastPawns, fastPhase, tracePawns, tracePhase;
+    /** Whether the fast path sums each side's material on its way over the pieces (a term reads it). */
+    private final boolean fastMaterial;
     /** psq[code * squares + sq]: the piece-square terms of that piece on that square, rounded, for its owner. */
     private final int[] psq;
     /** value[type]: plain material value, for move ordering and exchange estimates. */
@@ -159,7 +161,7 @@ public final class Evaluation {
                 mover = new ArrayList<>();
         List<int[]> perTypeW = new ArrayList<>();
         List<Integer> sideW = new ArrayList<>(), boardW = new ArrayList<>(), moverW = new ArrayList<>();
-        boolean pawns = false, phase = false, anyPawns = false, anyPhase = false;
+        boolean pawns = false, phase = false, material = false, anyPawns = false, anyPhase = false;
         for (int k = 0; k < terms.length; k++) {
             EvalTerm t = terms[k];
             anyPawns |= t.needsPawns;
@@ -175,6 +177,7 @@ public final class Evaluation {
             }
             pawns |= t.needsPawns;
             phase |= t.needsPhase;
+            material |= t.needsMaterial;
             if (t.perType) {
                 if (t.scope != EvalTerm.Scope.SIDE || t.divisor != 1) {
                     throw new IllegalStateException("per-type term " + t.key + " must be of scope SIDE, divisor 1");
@@ -209,6 +212,7 @@ public final class Evaluation {
         moverWeight = moverW.stream().mapToInt(Integer::intValue).toArray();
         fastPawns = pawns;
         fastPhase = phase;
+        fastMaterial = material;
         tracePawns = anyPawns;
         tracePhase = anyPhase;
 
@@ -295,13 +299,34 @@ public final class Evaluation {
     /** Evaluation of the position for the side to move: weight x coefficient over the terms switched on. */
     public int evaluate(Position p) {
         int s = 0;
-        for (int c = 0; c < 2; c++) {
-            int material = 0;
-            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                int sq = p.pieceSquare(c, i);
-                material += psq[p.codeAt(sq) * squares + sq];
+        x.newPosition();
+        if (fastMaterial) {
+            int board0 = 0, board1 = 0;
+            for (int c = 0; c < 2; c++) {
+                int sum = 0, material = 0;
+                for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                    int sq = p.pieceSquare(c, i);
+                    int code = p.codeAt(sq);
+                    sum += psq[code * squares + sq];
+                    material += x.materialOf(code);
+                }
+                s += c == 0 ? sum : -sum;
+                if (c == 0) {
+                    board0 = material;
+                } else {
+                    board1 = material;
+                }
             }
-            s += c == 0 ? material : -material;
+            x.setBoardMaterial(p, board0, board1);
+        } else {
+            for (int c = 0; c < 2; c++) {
+                int sum = 0;
+                for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                    int sq = p.pieceSquare(c, i);
+                    sum += psq[p.codeAt(sq) * squares + sq];
+                }
+                s += c == 0 ? sum : -sum;
+            }
         }
         if (fastPawns) {
             x.scanPawns(p);
@@ -349,6 +374,7 @@ public final class Evaluation {
                 squareTerms(rs.piece(p.typeAt(sq)), c, sq, sign, coef);
             }
         }
+        x.newPosition();
         if (tracePawns) {
             x.scanPawns(p);
         }

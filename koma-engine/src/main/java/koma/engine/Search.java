@@ -72,6 +72,13 @@ public final class Search {
     private long[] budget = {-1, -1};
     /** MultiPV: the number of best lines reported, and the root moves already taken by earlier lines. */
     private int multiPv = 1;
+    /**
+     * Contempt, in centipawns: a draw inside the tree (repetition, move rule, dead position, a stalemate that
+     * draws) is worth this much less than 0 to the side to move at the root, and this much more to the other.
+     */
+    private int contempt;
+    /** The side to move at the root of the current search (whose draws contempt counts against). */
+    private int rootSide;
     private final int[] excluded = new int[256];
     private int excludedCount;
     /** Strength limits (Skill Level): a depth cap and the amplitude of evaluation noise in centipawns. */
@@ -227,6 +234,19 @@ public final class Search {
     }
 
     /** Number of principal variations to report (UCI MultiPV), at least 1. */
+    /** Sets the contempt in centipawns (0: every draw is worth 0; positive: the root side avoids draws). */
+    public void setContempt(int cp) {
+        contempt = Math.max(-MAX_CONTEMPT, Math.min(MAX_CONTEMPT, cp));
+    }
+
+    /** The largest contempt {@link #setContempt} takes, in centipawns. */
+    public static final int MAX_CONTEMPT = 500;
+
+    /** The score of a draw for the side to move: minus the contempt at the root side's turns, plus it otherwise. */
+    private int drawScore() {
+        return pos.sideToMove() == rootSide ? -contempt : contempt;
+    }
+
     public void setMultiPv(int lines) {
         multiPv = Math.max(1, Math.min(lines, excluded.length));
     }
@@ -270,6 +290,7 @@ public final class Search {
         }
         nodes = 0;
         startMs = System.currentTimeMillis();
+        rootSide = position.sideToMove();
         budget = time.budget(limits, position.sideToMove());
         softDeadline = budget[0] < 0 ? Long.MAX_VALUE : startMs + budget[0];
         deadline = budget[1] < 0 ? Long.MAX_VALUE : startMs + budget[1];
@@ -309,6 +330,7 @@ public final class Search {
         for (int i = 0; i < count; i++) {
             Search h = helpers[i];
             h.setNetwork(network());
+            h.contempt = contempt;
             Position copy = root.copyWithHistory();
             h.resetStop();
             h.nodes = 0;
@@ -434,7 +456,7 @@ public final class Search {
             return -MATE + ply;
         }
         if (moveRulePlies > 0 && pos.halfmoveClock() >= moveRulePlies) {
-            return 0;
+            return drawScore();
         }
         // repetition: the same key 4, 8, ... plies back (positions between could only repeat with the same side)
         // (drop games have no irreversible moves: look back a bounded number of plies)
@@ -459,11 +481,11 @@ public final class Search {
                         return -MATE + ply;
                     }
                 }
-                return 0;
+                return drawScore();
             }
         }
         if (pos.pieceCount(0) + pos.pieceCount(1) <= 6 && pos.isDeadPosition()) {
-            return 0;
+            return drawScore();
         }
         return Integer.MIN_VALUE;
     }
@@ -840,7 +862,7 @@ public final class Search {
 
     /** The score of a side to move that has no legal move and is not in check. */
     private int noMoveScore(int ply) {
-        return stalemateLoses ? -MATE + ply : 0;
+        return stalemateLoses ? -MATE + ply : drawScore();
     }
 
     private boolean hasPieces() {

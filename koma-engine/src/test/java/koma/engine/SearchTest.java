@@ -94,6 +94,22 @@ class SearchTest {
         assertEquals(-Search.MATE, s.score(), "no legal move loses in Wa shogi");
     }
 
+    /**
+     * Contempt prices a draw at minus the contempt for the side to move at the root: with the kings alone every
+     * move leads to a dead position, so the root's score is exactly -contempt (0 without contempt).
+     */
+    @Test
+    void contemptPricesDrawsForTheRootSide() {
+        RuleSet rs = RuleSet.of("chess");
+        for (int contempt : new int[] {0, 50, -30}) {
+            Search s = new Search(rs, new TranspositionTable(8));
+            s.setContempt(contempt);
+            Search.Result r = s.search(Position.fromFen(rs, "8/8/8/4k3/8/8/8/4K3 w - - 0 1"), Limits.depth(4),
+                    new TimeManager(0), null);
+            assertEquals(-contempt, r.score(), "contempt " + contempt);
+        }
+    }
+
     @Test
     void moveTimeIsHonoured() {
         long t0 = System.currentTimeMillis();

@@ -56,6 +56,8 @@ public final class EngineSession {
     private final SearchThread searchThread = new SearchThread("koma-search");
     private boolean searchInfinite;
     private int multiPv = 1;
+    /** The Contempt option: centipawns a draw is worth less than 0 to the side the engine searches for. */
+    private int contempt;
     private int skill = 20;
     /** The evaluation chosen with Use NNUE and EvalFile. */
     private final NetChoice nets = new NetChoice();
@@ -183,6 +185,8 @@ public final class EngineSession {
         out.println("option name " + (dialect == Dialect.USI ? "USI_Ponder" : "Ponder") + " type check default false");
         out.println("option name Threads type spin default 1 min 1 max " + MAX_THREADS);
         out.println("option name MultiPV type spin default 1 min 1 max 256");
+        out.println("option name Contempt type spin default 0 min " + -Search.MAX_CONTEMPT + " max "
+                + Search.MAX_CONTEMPT);
         out.println("option name Skill Level type spin default 20 min 0 max 20");
         out.println("option name UCI_LimitStrength type check default false");
         out.println("option name Use NNUE type check default true");
@@ -227,6 +231,8 @@ public final class EngineSession {
             threads = intOption(name, value, 1, MAX_THREADS);
         } else if (name.equalsIgnoreCase("MultiPV")) {
             multiPv = intOption(name, value, 1, 256);
+        } else if (name.equalsIgnoreCase("Contempt")) {
+            contempt = intOption(name, value, -Search.MAX_CONTEMPT, Search.MAX_CONTEMPT);
         } else if (name.equalsIgnoreCase("Skill Level")) {
             skill = intOption(name, value, 0, 20);
         } else if (name.equalsIgnoreCase("UCI_LimitStrength")) {
@@ -338,6 +344,7 @@ public final class EngineSession {
         Search searcher = search;
         searcher.setNetwork(nets.forRules(rules, why -> out.println("info string " + why)));
         searcher.setMultiPv(multiPv);
+        searcher.setContempt(contempt);
         searcher.setThreads(threads);
         searcher.setSkill(effectiveSkill(), noiseSeeds.nextLong());
         searcher.setPondering(pondering);

@@ -55,6 +55,8 @@ public final class XBoardSession {
     private long stMs = -1;
     private int sdDepth;
     private final SearchThread thinker = new SearchThread("koma-xboard-search");
+    /** The Contempt option: centipawns a draw is worth less than 0 to the side the engine searches for. */
+    private int contempt;
 
     public XBoardSession(PrintStream out) {
         this.out = out;
@@ -216,7 +218,7 @@ public final class XBoardSession {
         return true;
     }
 
-    /** {@code option NAME=VALUE}: Use NNUE (1/0) and EvalFile, as announced in {@link #features}. */
+    /** {@code option NAME=VALUE}: Use NNUE (1/0), EvalFile and Contempt, as announced in {@link #features}. */
     private void option(String arg) {
         int eq = arg.indexOf('=');
         String name = eq < 0 ? arg : arg.substring(0, eq), value = eq < 0 ? "" : arg.substring(eq + 1);
@@ -226,6 +228,12 @@ public final class XBoardSession {
             } else if (name.equals("EvalFile")) {
                 stopThinking();
                 nets.setFile(value);
+            } else if (name.equals("Contempt")) {
+                if (!value.matches("-?\\d{1,3}") || Math.abs(Integer.parseInt(value)) > Search.MAX_CONTEMPT) {
+                    throw new IllegalArgumentException("Contempt: expected centipawns from " + -Search.MAX_CONTEMPT
+                            + " to " + Search.MAX_CONTEMPT + ", got '" + value + "'");
+                }
+                contempt = Integer.parseInt(value);
             } else {
                 out.println("Error (unknown option): " + arg);
             }
@@ -242,6 +250,7 @@ public final class XBoardSession {
                 .map(id -> RuleSet.of(id).conventions.xboard()).toList()) + "\"");
         out.println("feature option=\"Use NNUE -check 1\"");
         out.println("feature option=\"EvalFile -file " + NetChoice.BUILT_IN + "\"");
+        out.println("feature option=\"Contempt -spin 0 " + -Search.MAX_CONTEMPT + " " + Search.MAX_CONTEMPT + "\"");
         out.println("feature done=1");
     }
 
@@ -362,6 +371,7 @@ public final class XBoardSession {
         boolean analysis = analyzing;
         searcher.setThreads(cores);
         searcher.setNetwork(nets.forRules(rules, why -> out.println("telluser " + why)));
+        searcher.setContempt(contempt);
         searcher.resetStop();
         thinker.start(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> {

@@ -49,6 +49,17 @@ class SessionErrorTest {
         assertTrue(out.endsWith("readyok\n"));
     }
 
+    /** Contempt takes centipawns from -500 to 500 and names the range otherwise; a good value is taken silently. */
+    @Test
+    void contemptRange() {
+        assertEquals("setoption Contempt: expected a number from -500 to 500, got '501'",
+                singleError(Dialect.UCI, "setoption name Contempt value 501"));
+        assertEquals("setoption Contempt: expected a number from -500 to 500, got 'high'",
+                singleError(Dialect.USI, "setoption name Contempt value high"));
+        String out = Transcript.uci("setoption name Contempt value -40", "position startpos", "go depth 2");
+        assertTrue(out.contains("bestmove ") && !out.contains("error"), out);
+    }
+
     /** A net file that is not there is refused when chosen; Use NNUE takes only true or false. */
     @Test
     void evalFileAndUseNnue() {

@@ -34,6 +34,7 @@ class SessionTranscriptTest {
                 option name Ponder type check default false
                 option name Threads type spin default 1 min 1 max 64
                 option name MultiPV type spin default 1 min 1 max 256
+                option name Contempt type spin default 0 min -500 max 500
                 option name Skill Level type spin default 20 min 0 max 20
                 option name UCI_LimitStrength type check default false
                 option name Use NNUE type check default true
@@ -69,6 +70,7 @@ class SessionTranscriptTest {
                 option name USI_Ponder type check default false
                 option name Threads type spin default 1 min 1 max 64
                 option name MultiPV type spin default 1 min 1 max 256
+                option name Contempt type spin default 0 min -500 max 500
                 option name Skill Level type spin default 20 min 0 max 20
                 option name UCI_LimitStrength type check default false
                 option name Use NNUE type check default true

@@ -35,17 +35,20 @@ class XBoardTranscriptTest {
         assertTrue(out.contains("feature variants=\"normal,shogi,wa-shogi,wa-shogi-drop,shodo,shodo-deathmatch,"
                 + "minishogi\""), out);
         assertTrue(out.endsWith("feature done=1\n"), out);
-        assertTrue(out.contains("feature option=\"Use NNUE -check 1\"\nfeature option=\"EvalFile -file <built-in>\"\n"),
-                out);
+        assertTrue(out.contains("feature option=\"Use NNUE -check 1\"\nfeature option=\"EvalFile -file <built-in>\"\n"
+                + "feature option=\"Contempt -spin 0 -500 500\"\n"), out);
     }
 
-    /** The evaluation options: accepted silently when right, an Error line naming the problem otherwise. */
+    /** The evaluation options and Contempt: accepted silently when right, an Error line naming the problem otherwise. */
     @Test
     void nnueOptions() throws Exception {
         assertEquals("", run("option Use NNUE=0", "option Use NNUE=1", "option EvalFile=<built-in>"));
         assertEquals("Error (EvalFile: no readable file /nonexistent.nnue): option\n",
                 run("option EvalFile=/nonexistent.nnue"));
         assertEquals("Error (unknown option): Use NNUE=yes\n", run("option Use NNUE=yes"));
+        assertEquals("", run("option Contempt=-40"));
+        assertEquals("Error (Contempt: expected centipawns from -500 to 500, got '900'): option\n",
+                run("option Contempt=900"));
         String out = run("option Use NNUE=0", "new", "sd 2", "usermove e2e4");
         assertTrue(out.contains("move "), out);
     }

@@ -233,7 +233,6 @@ public final class Search {
         return n;
     }
 
-    /** Number of principal variations to report (UCI MultiPV), at least 1. */
     /** Sets the contempt in centipawns (0: every draw is worth 0; positive: the root side avoids draws). */
     public void setContempt(int cp) {
         contempt = Math.max(-MAX_CONTEMPT, Math.min(MAX_CONTEMPT, cp));
@@ -247,6 +246,7 @@ public final class Search {
         return pos.sideToMove() == rootSide ? -contempt : contempt;
     }
 
+    /** Number of principal variations to report (UCI MultiPV), at least 1. */
     public void setMultiPv(int lines) {
         multiPv = Math.max(1, Math.min(lines, excluded.length));
     }

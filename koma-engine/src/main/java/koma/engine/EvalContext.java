@@ -229,11 +229,7 @@ final class EvalContext {
     /** Sets {@link #sideMaterial}: each side's non-pawn, non-royal material on the board and in hand. */
     private void measureMaterial(Position p) {
         for (int c = 0; c < 2; c++) {
-            int material = 0;
-            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                material += phaseValue[p.typeAt(p.pieceSquare(c, i))];
-            }
-            sideMaterial[c] = material + handMaterial(p, c);
+            sideMaterial[c] = boardMaterial(p, c) + handMaterial(p, c);
         }
         materialKnown = true;
     }
@@ -245,11 +241,14 @@ final class EvalContext {
 
     /** The non-pawn, non-royal material of both sides on the board. */
     private int phaseMaterial(Position p) {
+        return boardMaterial(p, 0) + boardMaterial(p, 1);
+    }
+
+    /** Side c's non-pawn, non-royal material on the board. */
+    private int boardMaterial(Position p, int c) {
         int material = 0;
-        for (int c = 0; c < 2; c++) {
-            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                material += phaseValue[p.typeAt(p.pieceSquare(c, i))];
-            }
+        for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+            material += phaseValue[p.typeAt(p.pieceSquare(c, i))];
         }
         return material;
     }

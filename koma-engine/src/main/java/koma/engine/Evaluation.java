@@ -300,32 +300,22 @@ public final class Evaluation {
     public int evaluate(Position p) {
         int s = 0;
         x.newPosition();
-        if (fastMaterial) {
-            int board0 = 0, board1 = 0;
-            for (int c = 0; c < 2; c++) {
-                int sum = 0, material = 0;
-                for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                    int sq = p.pieceSquare(c, i);
-                    int code = p.codeAt(sq);
-                    sum += psq[code * squares + sq];
+        int board0 = 0;
+        for (int c = 0; c < 2; c++) {
+            int sum = 0, material = 0;
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                int code = p.codeAt(sq);
+                sum += psq[code * squares + sq];
+                if (fastMaterial) {
                     material += x.materialOf(code);
                 }
-                s += c == 0 ? sum : -sum;
-                if (c == 0) {
-                    board0 = material;
-                } else {
-                    board1 = material;
-                }
             }
-            x.setBoardMaterial(p, board0, board1);
-        } else {
-            for (int c = 0; c < 2; c++) {
-                int sum = 0;
-                for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                    int sq = p.pieceSquare(c, i);
-                    sum += psq[p.codeAt(sq) * squares + sq];
-                }
-                s += c == 0 ? sum : -sum;
+            s += c == 0 ? sum : -sum;
+            if (c == 0) {
+                board0 = material;
+            } else if (fastMaterial) {
+                x.setBoardMaterial(p, board0, material);
             }
         }
         if (fastPawns) {

@@ -38,6 +38,8 @@ public final class Search {
     static final int SEE_PRUNE_DEPTH = 8, SEE_CAPTURE = 90, SEE_QUIET = 15;
     /** Quiescence plies after which only recaptures are searched (not in check). */
     static final int QS_RECAPTURES_FROM = 5;
+    /** The largest contempt {@link #setContempt} takes, in centipawns. */
+    public static final int MAX_CONTEMPT = 500;
 
     private final RuleSet rs;
     private final Evaluation eval;
@@ -237,9 +239,6 @@ public final class Search {
     public void setContempt(int cp) {
         contempt = Math.max(-MAX_CONTEMPT, Math.min(MAX_CONTEMPT, cp));
     }
-
-    /** The largest contempt {@link #setContempt} takes, in centipawns. */
-    public static final int MAX_CONTEMPT = 500;
 
     /** The score of a draw for the side to move: minus the contempt at the root side's turns, plus it otherwise. */
     private int drawScore() {

@@ -37,6 +37,15 @@ final class EvalContext {
     private final int[] codeValue;
     /** Scratch: pieces of each type of one side (the pair term counts in it and clears it again). */
     final int[] typeCount;
+    /**
+     * ownView[c][sq]: the square sq as side c sees it, that is the first player's square in the same place of the
+     * start position's symmetry (the ranks mirrored when the second player's camp is the first's reflected across
+     * the middle rank, as in chess; the board turned round otherwise, as in shogi); the identity for the first
+     * player. The squares of the per-square tables ({@code psq X SQ}) are named from each side's own view.
+     */
+    final int[][] ownView;
+    /** The square of each name ({@link Geometry#squareName}), for the keys of the per-square tables. */
+    final java.util.Map<String, Integer> squareByName = new java.util.HashMap<>();
 
     /** pawnsOnFile[c][f]: pawns of side c on file f; set by {@link #scanPawns}. */
     final int[][] pawnsOnFile;
@@ -93,6 +102,28 @@ final class EvalContext {
         maxRank1 = new int[g.files];
         minRank0 = new int[g.files];
         pawnSquares = new int[2][g.squares];
+        ownView = new int[2][g.squares];
+        boolean mirrored = mirroredStart(Position.start(rs));
+        for (int sq = 0; sq < g.squares; sq++) {
+            int f = g.file(sq), r = g.rank(sq);
+            ownView[0][sq] = sq;
+            ownView[1][sq] = g.square(mirrored ? f : g.files - 1 - f, g.ranks - 1 - r);
+            squareByName.put(g.squareName(sq), sq);
+        }
+    }
+
+    /** Whether the start position's second player's pieces are the first's with the ranks mirrored (chess). */
+    private boolean mirroredStart(Position start) {
+        for (int sq = 0; sq < g.squares; sq++) {
+            int m = g.square(g.file(sq), g.ranks - 1 - g.rank(sq));
+            if (start.isEmpty(sq) != start.isEmpty(m)) {
+                return false;
+            }
+            if (!start.isEmpty(sq) && (start.colorAt(sq) == start.colorAt(m) || start.typeAt(sq) != start.typeAt(m))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The squares on the board at distance d (in the longer direction) from sq. */
@@ -236,7 +267,15 @@ final class EvalContext {
 
     /** Sets {@link #eg}: 256 minus the phase (256 with the start position's non-pawn material, 0 with none). */
     void measurePhase(Position p) {
-        eg = 256 - Math.min(256, phaseMaterial(p) * 256 / startMaterial);
+        setPhase(phaseMaterial(p));
+    }
+
+    /**
+     * Sets {@link #eg} from both sides' non-pawn, non-royal material on the board, summed by the fast path with
+     * {@link #materialOf} on its way over the pieces (what {@link #measurePhase} would sum again).
+     */
+    void setPhase(int boardMaterial) {
+        eg = 256 - Math.min(256, boardMaterial * 256 / startMaterial);
     }
 
     /** The non-pawn, non-royal material of both sides on the board. */

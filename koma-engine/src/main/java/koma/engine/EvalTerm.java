@@ -21,7 +21,11 @@ import koma.rules.RuleSet;
  * path adds {@code weight * numerator / divisor} (integer division, per side for {@link Scope#SIDE} terms, on the
  * difference for {@link Scope#BOARD} terms), the trace adds {@code numerator / divisor}. A per-type term gives the
  * weighted sum of its coefficients ({@link #weighted}), from which the trace reads each coefficient alone. The
- * piece-square terms ({@link #square}) are summed, per piece and square, into a table when the evaluation is built.
+ * piece-square terms ({@link #square}) are summed, per piece and square, into a table when the evaluation is built;
+ * those that grow toward the endgame ({@link #endgame}) into a second table the fast path weighs by the endgame
+ * share. A per-square term ({@link #perSquare}: one key per piece type and square, {@code psq N e4}) is in a rule
+ * set's parameter vector only when the given weights name one of its keys, so only rule sets whose .eval file has
+ * the tables pay for them.
  */
 abstract class EvalTerm {
     /** What a term's coefficient belongs to, so where the evaluation asks for it and which sign it takes. */
@@ -56,6 +60,13 @@ abstract class EvalTerm {
     boolean needsPawns, needsPhase, needsMaterial;
     /** For a per-type term: whether its keys alternate type by type with those of the term before it. */
     boolean alternates;
+    /**
+     * For a per-type {@link Scope#SQUARE} term: one key per piece type and square ({@code prefix X SQ}, the square
+     * from the piece's own side's view, {@link EvalContext#ownView}), each with coefficient 1 there and 0 elsewhere.
+     */
+    boolean perSquare;
+    /** For a {@link Scope#SQUARE} term: its coefficient is multiplied by the endgame share (1 - phase). */
+    boolean endgame;
     /** For a per-type term: the setting that gives its default, or null (then the default is {@link #defaultWeight}). */
     EvalTerm setting;
 
@@ -75,6 +86,24 @@ abstract class EvalTerm {
     /** A term with one key per piece type, {@code prefix X} (just the letter for an empty prefix). */
     EvalTerm(Scope scope, String prefix, String doc) {
         this(scope, true, prefix, 0, doc);
+    }
+
+    /** A per-type piece-square term with one key per piece type and square (see {@link #perSquare}). */
+    static EvalTerm perSquare(String prefix, boolean endgame, String doc) {
+        EvalTerm t = new EvalTerm(Scope.SQUARE, prefix, doc) {
+            @Override
+            boolean appliesTo(EvalContext x, PieceType p) {
+                return true;
+            }
+
+            @Override
+            double square(EvalContext x, PieceType p, int color, int sq) {
+                return 1;
+            }
+        };
+        t.perSquare = true;
+        t.endgame = endgame;
+        return t;
     }
 
     /** Whether a single-key term has a weight in this rule set (its key is accepted anyway, and ignored). */
@@ -108,6 +137,11 @@ abstract class EvalTerm {
     /** The key of a per-type term for piece type p. */
     String key(PieceType p) {
         return key.isEmpty() ? p.letter() : key + " " + p.letter();
+    }
+
+    /** The key of a per-square term for piece type p on the square named sq (from its own side's view). */
+    String key(PieceType p, String sq) {
+        return key + " " + p.letter() + " " + sq;
     }
 
     /** A {@link Scope#SQUARE} term's coefficient for a piece of type p and colour on sq. */
@@ -591,5 +625,10 @@ abstract class EvalTerm {
                     int near = Math.max(Math.abs(g.file(own) - g.file(enemy)), Math.abs(g.rank(own) - g.rank(enemy)));
                     return x.edge2[enemy] + 2 * (x.span - near);
                 }
-            }.over(2).material());
+            }.over(2).material(),
+            perSquare("psq", false, "a piece of type X (the royal one too) on the square SQ from its side's view: key "
+                    + "'psq X SQ', e.g. 'psq N e4' (a black knight on e5 in chess); the piece-square tables, only in "
+                    + "rule sets whose .eval file names one of their keys"),
+            perSquare("psq-eg", true, "as psq, times the endgame share: key 'psq-eg X SQ' (the tables' endgame "
+                    + "half, tapered by the phase)"));
 }

@@ -65,8 +65,12 @@ public final class Evaluation {
     private final boolean fastPawns, fastPhase, tracePawns, tracePhase;
     /** Whether the fast path sums each side's material on its way over the pieces (a term reads it). */
     private final boolean fastMaterial;
+    /** Whether a piece-square term that grows toward the endgame is switched on (fast path) or present (trace). */
+    private final boolean fastEndgame, traceEndgame;
     /** psq[code * squares + sq]: the piece-square terms of that piece on that square, rounded, for its owner. */
     private final int[] psq;
+    /** psqEg[code * squares + sq]: the same for the terms weighed by the endgame share (empty when none is on). */
+    private final int[] psqEg;
     /** value[type]: plain material value, for move ordering and exchange estimates. */
     private final int[] value;
     /** Scratch for the trace: a weight of 1 for one piece type, 0 for the others. */
@@ -91,7 +95,8 @@ public final class Evaluation {
             if (!NAMED.containsKey(key) && !isPieceKey(key)) {
                 throw new IllegalArgumentException("unknown evaluation weight '" + key + "' for " + rs.id
                         + " (known: piece letters, 'hand X' for a droppable piece, 'mobility X' for a piece that is "
-                        + "neither royal nor a pawn, " + NAMED.keySet() + ")");
+                        + "neither royal nor a pawn, 'psq X SQ' and 'psq-eg X SQ' for the piece-square tables, "
+                        + NAMED.keySet() + ")");
             }
         }
         // Lay the weights out in table order; the per-type keys of alternating terms interleave type by type.
@@ -102,6 +107,24 @@ public final class Evaluation {
         for (int i = 0; i < all.size(); i++) {
             EvalTerm t = all.get(i);
             if (t.scope == EvalTerm.Scope.SETTING) {
+                continue;
+            }
+            if (t.perSquare) {
+                String prefix = t.key + " ";
+                if (given.keySet().stream().anyMatch(key -> key.startsWith(prefix))) {
+                    int[] param = new int[n * squares];
+                    Arrays.fill(param, -1);
+                    for (PieceType p : rs.pieces) {
+                        if (t.appliesTo(x, p)) {
+                            for (int sq = 0; sq < squares; sq++) {
+                                String key = t.key(p, rs.geometry.squareName(sq));
+                                param[p.index() * squares + sq] = add(key, given.getOrDefault(key, 0), laidOut);
+                            }
+                        }
+                    }
+                    present.add(t);
+                    presentParams.add(param);
+                }
                 continue;
             }
             if (!t.perType) {
@@ -161,16 +184,22 @@ public final class Evaluation {
                 mover = new ArrayList<>();
         List<int[]> perTypeW = new ArrayList<>();
         List<Integer> sideW = new ArrayList<>(), boardW = new ArrayList<>(), moverW = new ArrayList<>();
-        boolean pawns = false, phase = false, material = false, anyPawns = false, anyPhase = false;
+        boolean pawns = false, phase = false, material = false, endgame = false, anyPawns = false, anyPhase = false,
+                anyEndgame = false;
         for (int k = 0; k < terms.length; k++) {
             EvalTerm t = terms[k];
             anyPawns |= t.needsPawns;
-            anyPhase |= t.needsPhase;
+            anyPhase |= t.needsPhase || t.endgame;
+            anyEndgame |= t.endgame;
             int[] weights = new int[params[k].length];
             boolean on = false;
             for (int j = 0; j < weights.length; j++) {
                 weights[j] = weight(params[k][j]);
                 on |= weights[j] != 0;
+            }
+            if (on && t.endgame) {
+                endgame = true;
+                phase = true;
             }
             if (!on || t.scope == EvalTerm.Scope.SQUARE) {
                 continue;
@@ -213,29 +242,48 @@ public final class Evaluation {
         fastPawns = pawns;
         fastPhase = phase;
         fastMaterial = material;
+        fastEndgame = endgame;
         tracePawns = anyPawns;
         tracePhase = anyPhase;
+        traceEndgame = anyEndgame;
 
-        psq = new int[Position.pieceCodeCount(rs) * squares];
+        psq = table(false);
+        psqEg = endgame ? table(true) : new int[0];
+    }
+
+    /**
+     * The piece-square table of the terms that grow toward the endgame or of the others: per piece code and square,
+     * the weighted sum of those terms' coefficients, rounded.
+     */
+    private int[] table(boolean endgame) {
+        int[] table = new int[Position.pieceCodeCount(rs) * squares];
         double[] coef = new double[w.length];
         for (PieceType p : rs.pieces) {
             for (int color = 0; color < 2; color++) {
                 int code = Position.pieceCode(color, p.index());
                 for (int sq = 0; sq < squares; sq++) {
                     Arrays.fill(coef, 0);
-                    squareTerms(p, color, sq, 1, coef);
+                    squareTerms(p, color, sq, 1, coef, endgame);
                     double v = 0;
                     for (int k = 0; k < w.length; k++) {
                         v += coef[k] * w[k];
                     }
-                    psq[code * squares + sq] = (int) Math.round(v);
+                    table[code * squares + sq] = (int) Math.round(v);
                 }
             }
         }
+        return table;
     }
 
     /** Whether key is a per-type key ({@code X}, {@code hand X}, ...) some term accepts for a type of the rule set. */
     private boolean isPieceKey(String key) {
+        String[] parts = key.split(" ");
+        if (parts.length == 3) {
+            int t = rs.typeOf(parts[1]);
+            return t >= 0 && rs.piece(t).letter().equals(parts[1]) && x.squareByName.containsKey(parts[2])
+                    && EvalTerm.ALL.stream().anyMatch(term -> term.perSquare && term.key.equals(parts[0])
+                            && term.appliesTo(x, rs.piece(t)));
+        }
         int space = key.indexOf(' ');
         String prefix = space < 0 ? "" : key.substring(0, space);
         String letter = space < 0 ? key : key.substring(space + 1).strip();
@@ -263,13 +311,15 @@ public final class Evaluation {
 
     /**
      * Adds {@code sign} times the coefficients of the piece-square terms of a piece of type p and {@code color} on
-     * {@code sq} to {@code coef}: the one definition behind both {@link #psq} and {@link #trace}.
+     * {@code sq} to {@code coef}, of the terms weighed by the endgame share or of the others: the one definition
+     * behind both {@link #psq}, {@link #psqEg} and {@link #trace}.
      */
-    private void squareTerms(PieceType p, int color, int sq, double sign, double[] coef) {
+    private void squareTerms(PieceType p, int color, int sq, double sign, double[] coef, boolean endgame) {
         for (int k = 0; k < terms.length; k++) {
             EvalTerm t = terms[k];
-            if (t.scope == EvalTerm.Scope.SQUARE) {
-                int param = params[k][t.perType ? p.index() : 0];
+            if (t.scope == EvalTerm.Scope.SQUARE && t.endgame == endgame) {
+                int param = params[k][t.perSquare ? p.index() * squares + x.ownView[color][sq]
+                        : t.perType ? p.index() : 0];
                 if (param >= 0) {
                     coef[param] += sign * t.square(x, p, color, sq);
                 }
@@ -298,31 +348,41 @@ public final class Evaluation {
 
     /** Evaluation of the position for the side to move: weight x coefficient over the terms switched on. */
     public int evaluate(Position p) {
-        int s = 0;
+        int s = 0, endgame = 0;
         x.newPosition();
+        boolean sumMaterial = fastMaterial || fastPhase;
         int board0 = 0;
         for (int c = 0; c < 2; c++) {
-            int sum = 0, material = 0;
+            int sum = 0, egSum = 0, material = 0;
             for (int i = 0, n = p.pieceCount(c); i < n; i++) {
                 int sq = p.pieceSquare(c, i);
                 int code = p.codeAt(sq);
                 sum += psq[code * squares + sq];
-                if (fastMaterial) {
+                if (fastEndgame) {
+                    egSum += psqEg[code * squares + sq];
+                }
+                if (sumMaterial) {
                     material += x.materialOf(code);
                 }
             }
             s += c == 0 ? sum : -sum;
+            endgame += c == 0 ? egSum : -egSum;
             if (c == 0) {
                 board0 = material;
-            } else if (fastMaterial) {
-                x.setBoardMaterial(p, board0, material);
+            } else {
+                if (fastMaterial) {
+                    x.setBoardMaterial(p, board0, material);
+                }
+                if (fastPhase) {
+                    x.setPhase(board0 + material);
+                }
             }
+        }
+        if (fastEndgame) {
+            s += endgame * x.eg / 256;
         }
         if (fastPawns) {
             x.scanPawns(p);
-        }
-        if (fastPhase) {
-            x.measurePhase(p);
         }
         for (int i = 0; i < typeTerms.length; i++) {
             EvalTerm t = typeTerms[i];
@@ -357,19 +417,23 @@ public final class Evaluation {
     public void trace(Position p, double[] coef) {
         Arrays.fill(coef, 0);
         int us = p.sideToMove();
-        for (int c = 0; c < 2; c++) {
-            double sign = c == us ? 1 : -1;
-            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                int sq = p.pieceSquare(c, i);
-                squareTerms(rs.piece(p.typeAt(sq)), c, sq, sign, coef);
-            }
-        }
         x.newPosition();
         if (tracePawns) {
             x.scanPawns(p);
         }
         if (tracePhase) {
             x.measurePhase(p);
+        }
+        for (int c = 0; c < 2; c++) {
+            double sign = c == us ? 1 : -1;
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                PieceType type = rs.piece(p.typeAt(sq));
+                squareTerms(type, c, sq, sign, coef, false);
+                if (traceEndgame) {
+                    squareTerms(type, c, sq, sign * x.eg / 256.0, coef, true);
+                }
+            }
         }
         for (int k = 0; k < terms.length; k++) {
             EvalTerm t = terms[k];

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.TestFactory;
 class EvaluationTermsTest {
     /** The weight sets the checksums cover (see {@link #weights}). */
     static final List<String> WEIGHT_SETS = List.of("defaults", "all-on", "random");
+    /** The weight sets the trace test covers: those and "tables" (the per-square tables on, added after 11e0745). */
+    static final List<String> TRACE_SETS = List.of("defaults", "all-on", "random", "tables");
     /** Terms added to the table after commit 11e0745: switched off for the checksums that commit printed. */
     static final Set<String> ADDED_SINCE = Set.of("mop-up");
     /** Positions per rule set. */
@@ -63,12 +65,30 @@ class EvaluationTermsTest {
     /**
      * A weight set by name, independent of the shipped .eval files: "defaults" (no key given: every default, piece
      * values estimated), "all-on" (the defaults with every weight but the piece and hand values set to a small
-     * non-zero value, so that no term hides behind a zero) and "random" (every weight drawn with seed 31).
+     * non-zero value, so that no term hides behind a zero), "random" (every weight drawn with seed 31) and "tables"
+     * ("all-on" with the per-square tables in the vector, their weights drawn with seed 32).
      */
     static Map<String, Integer> weights(RuleSet rs, String set) {
-        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs, Map.of()).weights());
+        Map<String, Integer> given = new LinkedHashMap<>();
+        if (set.equals("tables")) {
+            String a1 = rs.geometry.squareName(0), letter = rs.pieces.get(0).letter();
+            given.put("psq " + letter + " " + a1, 0);
+            given.put("psq-eg " + letter + " " + a1, 0);
+        }
+        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs, given).weights());
         switch (set) {
             case "defaults" -> {
+            }
+            case "tables" -> {
+                Random rng = new Random(32);
+                int i = 0;
+                for (String key : w.keySet()) {
+                    if (key.startsWith("psq")) {
+                        w.put(key, rng.nextInt(81) - 40);
+                    } else if (!key.startsWith("hand ") && rs.typeOf(key) < 0) {
+                        w.put(key, 3 + 7 * (i++ % 5) * (i % 2 == 0 ? 1 : -1));
+                    }
+                }
             }
             case "all-on" -> {
                 int i = 0;
@@ -139,13 +159,14 @@ class EvaluationTermsTest {
     /**
      * On every rule set and weight set, the trace's dot product with the weights is the evaluation up to the
      * rounding the fast path does: half a centipawn per piece (the piece-square table is rounded per piece and
-     * square) and under one per division of a term with a divisor (per side for a side's term).
+     * square; twice that with the endgame table too, plus one for its weighing by the endgame share) and under one
+     * per division of a term with a divisor (per side for a side's term).
      */
     @TestFactory
     Stream<DynamicTest> traceIsTheEvaluation() {
         List<DynamicTest> tests = new ArrayList<>();
         for (String id : RuleSet.IDS) {
-            for (String set : WEIGHT_SETS) {
+            for (String set : TRACE_SETS) {
                 tests.add(DynamicTest.dynamicTest(id + " " + set, () -> {
                     RuleSet rs = RuleSet.of(id);
                     Evaluation e = new Evaluation(rs, weights(rs, set));
@@ -156,6 +177,7 @@ class EvaluationTermsTest {
                             divisions += t.scope == EvalTerm.Scope.SIDE ? 2 : 1;
                         }
                     }
+                    boolean tables = e.keys().stream().anyMatch(key -> key.startsWith("psq-eg "));
                     double[] coef = new double[vec.length];
                     for (Position p : positions(rs)) {
                         e.trace(p, coef);
@@ -163,7 +185,8 @@ class EvaluationTermsTest {
                         for (int k = 0; k < vec.length; k++) {
                             dot += coef[k] * vec[k];
                         }
-                        double slack = (p.pieceCount(0) + p.pieceCount(1)) * 0.5 + divisions;
+                        int pieces = p.pieceCount(0) + p.pieceCount(1);
+                        double slack = tables ? pieces + 1 + divisions : pieces * 0.5 + divisions;
                         int v = e.evaluate(p);
                         assertTrue(Math.abs(dot - v) <= slack, id + " " + p + ": trace " + dot + " vs evaluate " + v);
                     }
@@ -182,7 +205,7 @@ class EvaluationTermsTest {
         Set<String> counted = new HashSet<>();
         for (String id : RuleSet.IDS) {
             RuleSet rs = RuleSet.of(id);
-            Evaluation e = new Evaluation(rs, weights(rs, "all-on"));
+            Evaluation e = new Evaluation(rs, weights(rs, "tables"));
             List<String> keys = e.keys();
             double[] coef = new double[keys.size()];
             Set<String> nonZero = new HashSet<>();
@@ -208,6 +231,14 @@ class EvaluationTermsTest {
 
     /** The term a key of the rule set's parameter vector belongs to: a single key, or a prefix and a piece letter. */
     private static EvalTerm termOf(RuleSet rs, EvalContext x, String key) {
+        String[] parts = key.split(" ");
+        if (parts.length == 3) {
+            for (EvalTerm t : EvalTerm.ALL) {
+                if (t.perSquare && t.key.equals(parts[0]) && rs.typeOf(parts[1]) >= 0) {
+                    return t;
+                }
+            }
+        }
         for (EvalTerm t : EvalTerm.ALL) {
             if (t.scope != EvalTerm.Scope.SETTING && !t.perType && t.key.equals(key)) {
                 return t;
@@ -264,7 +295,7 @@ class EvaluationTermsTest {
             if (t.perType && t.key.isEmpty()) {
                 continue;
             }
-            String name = t.perType ? t.key + " X" : t.key;
+            String name = t.perSquare ? t.key + " X SQ" : t.perType ? t.key + " X" : t.key;
             assertTrue(readme.contains("`" + name + "`"), "README.md does not name `" + name + "`");
         }
     }
@@ -287,6 +318,46 @@ class EvaluationTermsTest {
         for (String id : RuleSet.IDS) {
             assertEquals(0.0, mopUp(id, koma.rules.notation.Fen.format(Position.start(RuleSet.of(id)))), id);
         }
+    }
+
+    /**
+     * The per-square tables name squares from each side's view: in chess a black piece's square is the white one's
+     * with the ranks mirrored, in shogi the board turned round (the start positions' symmetries). 'psq N e4 = 50'
+     * gives a lone white knight on e4 +50 and a black one on e5 +50 for Black; 'psq-eg' weighs by the endgame
+     * share, all of it with kings and knights only (no material at the start counts toward the phase but the
+     * knights') and none at the start. Shogi ('psq S h2 = 30', Black's silver on h2, the file h from the left and
+     * the rank 2 from the bottom of the board as the FEN draws it): White's silver on b8 counts the same for White.
+     */
+    @Test
+    void pieceSquareTablesSeeEachSideFromItsOwnCamp() {
+        RuleSet chess = RuleSet.of("chess");
+        Evaluation e = new Evaluation(chess, Map.of("psq N e4", 50));
+        assertEquals(50, gain(chess, e, "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1"));
+        assertEquals(50, gain(chess, e, "4k3/8/8/4n3/8/8/8/4K3 b - - 0 1"));
+        assertEquals(-50, gain(chess, e, "4k3/8/8/4n3/8/8/8/4K3 w - - 0 1"));
+        assertEquals(0, gain(chess, e, "4k3/8/8/4N3/8/8/8/4K3 w - - 0 1"));
+        assertEquals(50, e.weights().get("psq N e4"));
+        assertEquals(0, e.weights().get("psq N e5"));
+        assertFalse(e.weights().containsKey("psq-eg N e4"), "the endgame table is not named, so not in the vector");
+        Evaluation eg = new Evaluation(chess, Map.of("psq-eg K e1", 40));
+        assertEquals(0, gain(chess, eg, koma.rules.notation.Fen.format(Position.start(chess))), "none at the start");
+        assertEquals(40, gain(chess, eg, "3k4/8/8/8/8/8/8/4K3 w - - 0 1"), "all of it with kings alone");
+        assertEquals(-40, gain(chess, eg, "3k4/8/8/8/8/8/8/4K3 b - - 0 1"));
+        int half = gain(chess, eg, "r2k4/8/8/8/8/8/8/R3K3 w - - 0 1");
+        assertTrue(half > 0 && half < 40, "a share with rooks on the board: " + half);
+        RuleSet shogi = RuleSet.of("shogi");
+        Evaluation s = new Evaluation(shogi, Map.of("psq S h2", 30));
+        assertEquals(30, gain(shogi, s, "4k4/9/9/9/9/9/9/7S1/4K4 b - 1"));
+        assertEquals(30, gain(shogi, s, "4k4/1s7/9/9/9/9/9/9/4K4 w - 1"));
+        assertEquals(0, gain(shogi, s, "4k4/7s1/9/9/9/9/9/9/4K4 w - 1"));
+    }
+
+    /** What the evaluation e adds to the same weights without its tables, in the rule set's position given as FEN. */
+    private static int gain(RuleSet rs, Evaluation e, String fen) {
+        Map<String, Integer> w = new LinkedHashMap<>(e.weights());
+        w.keySet().removeIf(key -> key.startsWith("psq"));
+        Position p = koma.rules.notation.Fen.parse(rs, fen);
+        return e.evaluate(p) - new Evaluation(rs, w).evaluate(p);
     }
 
     /** The mop-up term's coefficient (for the side to move) in a position given as FEN. */

@@ -15,7 +15,10 @@ import java.util.Map;
  * first. Which keys a rule set accepts is checked by {@link Evaluation}.
  */
 public final class EvalWeights {
-    /** System property naming a directory of {@code <rule set>.eval} files that replace the built-in weights. */
+    /**
+     * System property naming a directory of {@code <rule set>.eval} files that replace the built-in weights (and of
+     * {@code <rule set>.search} files replacing the built-in {@link SearchDefaults}).
+     */
     public static final String DIR_PROPERTY = "koma.eval.dir";
 
     private EvalWeights() {
@@ -61,19 +64,35 @@ public final class EvalWeights {
 
     /** The built-in weights of a rule set (empty when it has no file), or the file in {@link #DIR_PROPERTY}. */
     public static Map<String, Integer> forRuleSet(String id) {
+        return text(id, "eval").map(t -> parse(t.text(), t.source())).orElseGet(LinkedHashMap::new);
+    }
+
+    /** The text of a per-rule-set file and where it came from (a path or a resource name). */
+    record Source(String text, String source) {
+    }
+
+    /**
+     * The text of the rule set's file {@code <id>.<extension>}: from the directory in {@link #DIR_PROPERTY} when it
+     * holds one, else the built-in resource {@code /koma/engine/<id>.<extension>}; empty when neither exists.
+     */
+    static java.util.Optional<Source> text(String id, String extension) {
+        String name = id + "." + extension;
         String dir = System.getProperty(DIR_PROPERTY);
         if (dir != null && !dir.isBlank()) {
-            Path file = Path.of(dir, id + ".eval");
+            Path file = Path.of(dir, name);
             if (Files.isRegularFile(file)) {
-                return read(file);
+                try {
+                    return java.util.Optional.of(new Source(Files.readString(file, StandardCharsets.UTF_8),
+                            file.toString()));
+                } catch (IOException e) {
+                    throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+                }
             }
         }
-        String resource = "/koma/engine/" + id + ".eval";
+        String resource = "/koma/engine/" + name;
         try (InputStream in = EvalWeights.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                return new LinkedHashMap<>();
-            }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), resource);
+            return in == null ? java.util.Optional.empty()
+                    : java.util.Optional.of(new Source(new String(in.readAllBytes(), StandardCharsets.UTF_8), resource));
         } catch (IOException e) {
             throw new IllegalStateException(resource + ": " + e.getMessage(), e);
         }

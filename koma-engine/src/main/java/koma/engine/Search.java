@@ -123,6 +123,7 @@ public final class Search {
         int claim = rs.endRules.moveRule().claimPlies();
         this.moveRulePlies = claim > 0 ? claim : rs.endRules.moveRule().autoPlies();
         Network.builtIn(rs).ifPresent(this::setNetwork);
+        setContempt(SearchDefaults.forRuleSet(rs.id).contempt());
     }
 
     /**
@@ -238,6 +239,11 @@ public final class Search {
     /** Sets the contempt in centipawns (0: every draw is worth 0; positive: the root side avoids draws). */
     public void setContempt(int cp) {
         contempt = Math.max(-MAX_CONTEMPT, Math.min(MAX_CONTEMPT, cp));
+    }
+
+    /** The contempt in centipawns: the rule set's default ({@link SearchDefaults}) until set. */
+    public int contempt() {
+        return contempt;
     }
 
     /** The score of a draw for the side to move: minus the contempt at the root side's turns, plus it otherwise. */

@@ -56,8 +56,11 @@ public final class EngineSession {
     private final SearchThread searchThread = new SearchThread("koma-search");
     private boolean searchInfinite;
     private int multiPv = 1;
-    /** The Contempt option: centipawns a draw is worth less than 0 to the side the engine searches for. */
-    private int contempt;
+    /**
+     * The Contempt option: centipawns a draw is worth less than 0 to the side the engine searches for; null until
+     * given, so the search keeps its rule set's default ({@link koma.engine.SearchDefaults}).
+     */
+    private Integer contempt;
     private int skill = 20;
     /** The evaluation chosen with Use NNUE and EvalFile. */
     private final NetChoice nets = new NetChoice();
@@ -344,7 +347,9 @@ public final class EngineSession {
         Search searcher = search;
         searcher.setNetwork(nets.forRules(rules, why -> out.println("info string " + why)));
         searcher.setMultiPv(multiPv);
-        searcher.setContempt(contempt);
+        if (contempt != null) {
+            searcher.setContempt(contempt);
+        }
         searcher.setThreads(threads);
         searcher.setSkill(effectiveSkill(), noiseSeeds.nextLong());
         searcher.setPondering(pondering);

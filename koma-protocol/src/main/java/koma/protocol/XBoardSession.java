@@ -55,8 +55,11 @@ public final class XBoardSession {
     private long stMs = -1;
     private int sdDepth;
     private final SearchThread thinker = new SearchThread("koma-xboard-search");
-    /** The Contempt option: centipawns a draw is worth less than 0 to the side the engine searches for. */
-    private int contempt;
+    /**
+     * The Contempt option: centipawns a draw is worth less than 0 to the side the engine searches for; null until
+     * given, so the search keeps its rule set's default ({@link koma.engine.SearchDefaults}).
+     */
+    private Integer contempt;
 
     public XBoardSession(PrintStream out) {
         this.out = out;
@@ -371,7 +374,9 @@ public final class XBoardSession {
         boolean analysis = analyzing;
         searcher.setThreads(cores);
         searcher.setNetwork(nets.forRules(rules, why -> out.println("telluser " + why)));
-        searcher.setContempt(contempt);
+        if (contempt != null) {
+            searcher.setContempt(contempt);
+        }
         searcher.resetStop();
         thinker.start(() -> {
             Search.Result r = searcher.search(root, limits, timeManager, info -> {

@@ -173,8 +173,10 @@ class EvaluationTest {
         assertEquals(0, coefficient(e, start, "king-center-eg"), "symmetric");
         Position kings = Position.fromFen(rs, "7k/8/8/8/3K4/8/8/8 w - - 0 1");
         assertEquals(3.5 - 0.5, coefficient(e, kings, "king-center-eg"), 1e-9, "d4 (3.5) against h8 (0.5)");
-        assertEquals(e.evaluate(kings), e.weights().get("tempo")
-                + Math.round(e.weights().get("king-center-eg") * 3.0) + e.weights().get("king-center") * 3,
-                "d4 against h8: 3 squares of centralisation (weights king-center and king-center-eg)");
+        Map<String, Integer> w = e.weights();
+        assertEquals(e.evaluate(kings), w.get("tempo") + w.get("king-center-eg") * 3 + w.get("king-center") * 3
+                + w.get("king-advance") * 3 + w.get("psq K d4") - w.get("psq K h1") + w.get("psq-eg K d4")
+                - w.get("psq-eg K h1"), "d4 against h8: 3 squares of centralisation (weights king-center and "
+                + "king-center-eg), 3 ranks of advance, and the tables' squares (h8 is h1 from Black's side)");
     }
 }

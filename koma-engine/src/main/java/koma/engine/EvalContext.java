@@ -44,6 +44,11 @@ final class EvalContext {
      * player. The squares of the per-square tables ({@code psq X SQ}) are named from each side's own view.
      */
     final int[][] ownView;
+    /**
+     * pawnHits[code][sq]: the squares a pawn of that piece code on sq captures on (its one-step captures, from the
+     * first player's moves seen through {@link #ownView}); null for codes that are not pawns.
+     */
+    final int[][][] pawnHits;
     /** The square of each name ({@link Geometry#squareName}), for the keys of the per-square tables. */
     final java.util.Map<String, Integer> squareByName = new java.util.HashMap<>();
 
@@ -110,6 +115,38 @@ final class EvalContext {
             ownView[1][sq] = g.square(mirrored ? f : g.files - 1 - f, g.ranks - 1 - r);
             squareByName.put(g.squareName(sq), sq);
         }
+        pawnHits = new int[Position.pieceCodeCount(rs)][][];
+        for (PieceType p : rs.pieces) {
+            if (!p.pawn() || p.royal()) {
+                continue;
+            }
+            for (int color = 0; color < 2; color++) {
+                int[] view = ownView[color];
+                int[][] hits = new int[g.squares][];
+                for (int sq = 0; sq < g.squares; sq++) {
+                    int own = view[sq], f = g.file(own), r = g.rank(own);
+                    hits[sq] = p.moves().stream().filter(m -> m.canCapture() && !m.initialOnly()
+                                    && g.onBoard(f + m.dx(), r + m.dy()))
+                            .mapToInt(m -> view[g.square(f + m.dx(), r + m.dy())]).distinct().toArray();
+                }
+                pawnHits[Position.pieceCode(color, p.index())] = hits;
+            }
+        }
+    }
+
+    /** Enemy pieces (neither royal nor pawns) that side c's pawns capture on: read by the term pawn-threat. */
+    int pawnThreats(Position p, int c) {
+        int count = 0;
+        int[] squares = pawnSquares[c];
+        for (int i = 0, n = pawnCount[c]; i < n; i++) {
+            int sq = squares[i];
+            for (int target : pawnHits[p.codeAt(sq)][sq]) {
+                if (!p.isEmpty(target) && p.colorAt(target) != c && hasMobility(rs.piece(p.typeAt(target)))) {
+                    count++;
+                }
+            }
+        }
+        return count;
     }
 
     /** Whether the start position's second player's pieces are the first's with the ranks mirrored (chess). */

@@ -626,6 +626,18 @@ abstract class EvalTerm {
                     return x.edge2[enemy] + 2 * (x.span - near);
                 }
             }.over(2).material(),
+            new EvalTerm(Scope.SIDE, "pawn-threat", 0, "per enemy piece (neither royal nor a pawn) a pawn of the "
+                    + "side could capture") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.hasPawns;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    return x.pawnThreats(p, c);
+                }
+            }.pawns(),
             perSquare("psq", false, "a piece of type X (the royal one too) on the square SQ from its side's view: key "
                     + "'psq X SQ', e.g. 'psq N e4' (a black knight on e5 in chess); the piece-square tables, only in "
                     + "rule sets whose .eval file names one of their keys"),

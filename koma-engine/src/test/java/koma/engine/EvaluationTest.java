@@ -148,6 +148,25 @@ class EvaluationTest {
         return coef[e.keys().indexOf(key)];
     }
 
+    /**
+     * pawn-threat counts the enemy pieces (not pawns, not the king) a side's pawns could capture, by hand: chess, the
+     * e4 pawn forks d5 and f5 (2; the pawn on e5 in front of it does not count), Black's g6 pawn eyes f5 (its own
+     * bishop: 0) and h5 (a white rook: 1), from White's side 2 - 1; shogi, Black's pawn on e5 (seen from the board as
+     * the FEN draws it) attacks e6 straight ahead, a white silver there counts 1, a gold beside it (d6) 0.
+     */
+    @Test
+    void pawnThreatCountsWhatPawnsCouldTake() {
+        RuleSet chess = RuleSet.of("chess");
+        Evaluation e = new Evaluation(chess);
+        assertEquals(2 - 1, coefficient(e, Position.fromFen(chess, "4k3/8/6p1/3nPb1R/4P3/8/8/4K3 w - - 0 1"),
+                "pawn-threat"));
+        assertEquals(-(2 - 1), coefficient(e, Position.fromFen(chess, "4k3/8/6p1/3nPb1R/4P3/8/8/4K3 b - - 0 1"),
+                "pawn-threat"), "the same from Black's side");
+        RuleSet shogi = RuleSet.of("shogi");
+        Evaluation s = new Evaluation(shogi);
+        assertEquals(1, coefficient(s, Position.fromFen(shogi, "4k4/9/9/3gs4/4P4/9/9/9/4K4 b - 1"), "pawn-threat"));
+    }
+
     /** Pawn structure, pairs, open files and the endgame king, counted by hand in small chess positions. */
     @Test
     void structureTermsCountWhatTheyName() {

@@ -34,6 +34,17 @@ public final class Search {
     static final int HISTORY_MAX = 1 << 14, QUIETS_KEPT = 64;
     /** Shallow-depth pruning of quiet moves: the depths it applies to and its margins (centipawns). */
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
+    /** Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25 (Ethereal's, Stockfish's). */
+    private static final int[][] LOG_REDUCTIONS = new int[64][64];
+
+    static {
+        for (int d = 1; d < 64; d++) {
+            for (int i = 1; i < 64; i++) {
+                LOG_REDUCTIONS[d][i] = (int) (0.75 + Math.log(d) * Math.log(i) / 2.25);
+            }
+        }
+    }
+
     /** Static-exchange pruning: up to this depth, with these margins (centipawns per ply, per ply squared). */
     static final int SEE_PRUNE_DEPTH = 8, SEE_CAPTURE = 90, SEE_QUIET = 15;
     /** Quiescence plies after which only recaptures are searched (not in check). */
@@ -62,6 +73,8 @@ public final class Search {
     private final int squares;
     private final boolean perpetualLoses;
     private final boolean stalemateLoses;
+    /** Late-move reductions from {@link #LOG_REDUCTIONS} instead of by steps (the rule set's {@link SearchDefaults}). */
+    private final boolean logReductions;
     private final int moveRulePlies;
     /** The types that can be held in hand (none without drops). */
     private final int[] handTypes;
@@ -123,7 +136,9 @@ public final class Search {
         int claim = rs.endRules.moveRule().claimPlies();
         this.moveRulePlies = claim > 0 ? claim : rs.endRules.moveRule().autoPlies();
         Network.builtIn(rs).ifPresent(this::setNetwork);
-        setContempt(SearchDefaults.forRuleSet(rs.id).contempt());
+        SearchDefaults defaults = SearchDefaults.forRuleSet(rs.id);
+        setContempt(defaults.contempt());
+        this.logReductions = defaults.logReductions();
     }
 
     /**
@@ -625,7 +640,8 @@ public final class Search {
                 int reduction = 0;
                 if (quiet && depth >= 3 && i >= 3 && !inCheck && m != killers[ply][0] && m != killers[ply][1]
                         && m != counter) {
-                    reduction = 1 + (i >= 8 ? 1 : 0) + (depth >= 8 && i >= 16 ? 1 : 0);
+                    reduction = logReductions ? LOG_REDUCTIONS[Math.min(depth, 63)][Math.min(i, 63)]
+                            : 1 + (i >= 8 ? 1 : 0) + (depth >= 8 && i >= 16 ? 1 : 0);
                     if (pvNode) {
                         reduction--;
                     }

@@ -8,11 +8,14 @@ import java.util.Set;
  * weights (the same {@code KEY = VALUE} text, {@link EvalWeights#parse}); a rule set without the file takes 0 for
  * each. Keys: {@code contempt}, the draw value in centipawns against the side the engine searches for
  * ({@link Search#setContempt}), from -{@link Search#MAX_CONTEMPT} to {@link Search#MAX_CONTEMPT}: what a
- * {@link Search} starts with and keeps until the Contempt option is given.
+ * {@link Search} starts with and keeps until the Contempt option is given; {@code log-reductions}, 1 for late-move
+ * reductions from the logarithmic table (0.75 + ln depth x ln move number / 2.25, as in Stockfish and Ethereal),
+ * 0 (the default) for one ply, two from the 8th move, three from the 16th at depth 8 or more. Each is set where a
+ * match said so for that rule set.
  */
-public record SearchDefaults(int contempt) {
+public record SearchDefaults(int contempt, boolean logReductions) {
     /** The keys a .search file may hold. */
-    static final Set<String> KEYS = Set.of("contempt");
+    static final Set<String> KEYS = Set.of("contempt", "log-reductions");
 
     /** The defaults in the text of a .search file; {@code source} names it in error messages. */
     public static SearchDefaults parse(String text, String source) {
@@ -28,11 +31,15 @@ public record SearchDefaults(int contempt) {
             throw new IllegalArgumentException(source + ": contempt must be from " + -Search.MAX_CONTEMPT + " to "
                     + Search.MAX_CONTEMPT + ", got " + contempt);
         }
-        return new SearchDefaults(contempt);
+        int log = m.getOrDefault("log-reductions", 0);
+        if (log != 0 && log != 1) {
+            throw new IllegalArgumentException(source + ": log-reductions must be 0 or 1, got " + log);
+        }
+        return new SearchDefaults(contempt, log == 1);
     }
 
     /** The built-in defaults of a rule set (all 0 without a file), or its file in {@link EvalWeights#DIR_PROPERTY}. */
     public static SearchDefaults forRuleSet(String id) {
-        return EvalWeights.text(id, "search").map(t -> parse(t.text(), t.source())).orElse(new SearchDefaults(0));
+        return EvalWeights.text(id, "search").map(t -> parse(t.text(), t.source())).orElse(new SearchDefaults(0, false));
     }
 }

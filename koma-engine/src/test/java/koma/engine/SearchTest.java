@@ -1,6 +1,7 @@
 package koma.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -125,6 +126,11 @@ class SearchTest {
             assertEquals(-20, s.contempt(), id);
         }
         assertEquals(30, SearchDefaults.parse("contempt = 30 # comment", "x").contempt());
+        assertTrue(SearchDefaults.forRuleSet("chess").logReductions(), "chess.search");
+        assertFalse(SearchDefaults.forRuleSet("shogi").logReductions(), "no shogi.search");
+        IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
+                () -> SearchDefaults.parse("log-reductions = 2", "x.search"));
+        assertTrue(flag.getMessage().contains("log-reductions must be 0 or 1, got 2"), flag.getMessage());
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse("contemp = 30", "x.search"));
         assertTrue(unknown.getMessage().contains("unknown search setting 'contemp'"), unknown.getMessage());

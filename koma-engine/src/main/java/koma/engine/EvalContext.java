@@ -117,7 +117,7 @@ final class EvalContext {
         }
         pawnHits = new int[Position.pieceCodeCount(rs)][][];
         for (PieceType p : rs.pieces) {
-            if (!p.pawn() || p.royal()) {
+            if (!p.pawn()) {
                 continue;
             }
             for (int color = 0; color < 2; color++) {

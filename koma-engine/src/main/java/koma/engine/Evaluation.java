@@ -312,7 +312,7 @@ public final class Evaluation {
     /**
      * Adds {@code sign} times the coefficients of the piece-square terms of a piece of type p and {@code color} on
      * {@code sq} to {@code coef}, of the terms weighed by the endgame share or of the others: the one definition
-     * behind both {@link #psq}, {@link #psqEg} and {@link #trace}.
+     * behind {@link #psq}, {@link #psqEg} and {@link #trace}.
      */
     private void squareTerms(PieceType p, int color, int sq, double sign, double[] coef, boolean endgame) {
         for (int k = 0; k < terms.length; k++) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The text form of evaluation weights, one {@code KEY = VALUE} line each (integers, {@code #} starts a comment):
@@ -75,15 +76,14 @@ public final class EvalWeights {
      * The text of the rule set's file {@code <id>.<extension>}: from the directory in {@link #DIR_PROPERTY} when it
      * holds one, else the built-in resource {@code /koma/engine/<id>.<extension>}; empty when neither exists.
      */
-    static java.util.Optional<Source> text(String id, String extension) {
+    static Optional<Source> text(String id, String extension) {
         String name = id + "." + extension;
         String dir = System.getProperty(DIR_PROPERTY);
         if (dir != null && !dir.isBlank()) {
             Path file = Path.of(dir, name);
             if (Files.isRegularFile(file)) {
                 try {
-                    return java.util.Optional.of(new Source(Files.readString(file, StandardCharsets.UTF_8),
-                            file.toString()));
+                    return Optional.of(new Source(Files.readString(file, StandardCharsets.UTF_8), file.toString()));
                 } catch (IOException e) {
                     throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
                 }
@@ -91,8 +91,8 @@ public final class EvalWeights {
         }
         String resource = "/koma/engine/" + name;
         try (InputStream in = EvalWeights.class.getResourceAsStream(resource)) {
-            return in == null ? java.util.Optional.empty()
-                    : java.util.Optional.of(new Source(new String(in.readAllBytes(), StandardCharsets.UTF_8), resource));
+            return in == null ? Optional.empty()
+                    : Optional.of(new Source(new String(in.readAllBytes(), StandardCharsets.UTF_8), resource));
         } catch (IOException e) {
             throw new IllegalStateException(resource + ": " + e.getMessage(), e);
         }

@@ -73,7 +73,7 @@ public final class Search {
     private final int squares;
     private final boolean perpetualLoses;
     private final boolean stalemateLoses;
-    /** Late-move reductions from {@link #LOG_REDUCTIONS} instead of by steps (the rule set's {@link SearchDefaults}). */
+    /** Late-move reductions from {@link #LOG_REDUCTIONS} instead of by steps (from the rule set's SearchDefaults). */
     private final boolean logReductions;
     private final int moveRulePlies;
     /** The types that can be held in hand (none without drops). */

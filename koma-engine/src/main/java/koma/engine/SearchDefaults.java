@@ -40,6 +40,7 @@ public record SearchDefaults(int contempt, boolean logReductions) {
 
     /** The built-in defaults of a rule set (all 0 without a file), or its file in {@link EvalWeights#DIR_PROPERTY}. */
     public static SearchDefaults forRuleSet(String id) {
-        return EvalWeights.text(id, "search").map(t -> parse(t.text(), t.source())).orElse(new SearchDefaults(0, false));
+        return EvalWeights.text(id, "search").map(t -> parse(t.text(), t.source()))
+                .orElse(new SearchDefaults(0, false));
     }
 }

@@ -67,6 +67,14 @@ final class EvalContext {
     private final int[] sideMaterial = new int[2];
     private boolean materialKnown;
 
+    /** boardValue[type]: the type's board value (0 for the royal piece; set with the weights), for attackers. */
+    private final int[] boardValue;
+    /** Whether each type is a pawn, or royal. */
+    private final boolean[] pawnType, royalType;
+    /** Each side's {@link #threats} and {@link #hanging} counts, and whether they are those of this position. */
+    private final int[] threats = new int[2], hanging = new int[2];
+    private boolean threatsKnown;
+
     /** Non-pawn, non-royal material on the board at the start (the phase is 256 there). */
     private int startMaterial = 1;
     /** The endgame share of the position in 256ths (256 minus the phase); set by {@link #measurePhase}. */
@@ -101,6 +109,13 @@ final class EvalContext {
             near2[sq] = around(sq, 2);
         }
         phaseValue = new int[n];
+        boardValue = new int[n];
+        pawnType = new boolean[n];
+        royalType = new boolean[n];
+        for (PieceType p : rs.pieces) {
+            pawnType[p.index()] = p.pawn();
+            royalType[p.index()] = p.royal();
+        }
         typeCount = new int[n];
         codeValue = new int[Position.pieceCodeCount(rs)];
         pawnsOnFile = new int[2][g.files];
@@ -177,6 +192,7 @@ final class EvalContext {
     void setValues(int[] value) {
         for (PieceType p : rs.pieces) {
             phaseValue[p.index()] = p.royal() || p.pawn() ? 0 : value[p.index()];
+            boardValue[p.index()] = value[p.index()];
             for (int color = 0; color < 2; color++) {
                 codeValue[Position.pieceCode(color, p.index())] = phaseValue[p.index()];
             }
@@ -269,6 +285,54 @@ final class EvalContext {
     /** Forgets what was measured on the last position: called before each evaluation. */
     void newPosition() {
         materialKnown = false;
+        threatsKnown = false;
+    }
+
+    /**
+     * Enemy pieces (neither royal nor pawns) whose least valuable attacker of side c is worth less than they are
+     * and is not a pawn (pawn-threat counts those): read by the term threat.
+     */
+    int threats(Position p, int c) {
+        if (!threatsKnown) {
+            measureThreats(p);
+        }
+        return threats[c];
+    }
+
+    /** Enemy pieces (not royal) that side c attacks and no enemy piece defends: read by the term hanging. */
+    int hanging(Position p, int c) {
+        if (!threatsKnown) {
+            measureThreats(p);
+        }
+        return hanging[c];
+    }
+
+    /** Sets {@link #threats} and {@link #hanging} for both sides: two attacker searches per piece at most. */
+    private void measureThreats(Position p) {
+        for (int c = 0; c < 2; c++) {
+            int t = 0, h = 0;
+            for (int i = 0, n = p.pieceCount(c ^ 1); i < n; i++) {
+                int sq = p.pieceSquare(c ^ 1, i);
+                int type = p.typeAt(sq);
+                if (royalType[type]) {
+                    continue;
+                }
+                int a = p.cheapestAttacker(sq, c, boardValue);
+                if (a < 0) {
+                    continue;
+                }
+                int by = p.typeAt(a);
+                if (!pawnType[type] && !pawnType[by] && !royalType[by] && boardValue[by] < boardValue[type]) {
+                    t++;
+                }
+                if (p.cheapestAttacker(sq, c ^ 1, boardValue) < 0) {
+                    h++;
+                }
+            }
+            threats[c] = t;
+            hanging[c] = h;
+        }
+        threatsKnown = true;
     }
 
     /**

@@ -638,6 +638,20 @@ abstract class EvalTerm {
                     return x.pawnThreats(p, c);
                 }
             }.pawns(),
+            new EvalTerm(Scope.SIDE, "threat", 0, "per enemy piece (neither royal nor a pawn) whose least valuable "
+                    + "attacker of the side is worth less than it and is not a pawn (a knight attacking a rook)") {
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    return x.threats(p, c);
+                }
+            },
+            new EvalTerm(Scope.SIDE, "hanging", 0, "per enemy piece (not royal) the side attacks and no enemy piece "
+                    + "defends") {
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    return x.hanging(p, c);
+                }
+            },
             perSquare("psq", false, "a piece of type X (the royal one too) on the square SQ from its side's view: key "
                     + "'psq X SQ', e.g. 'psq N e4' (a black knight on e5 in chess); the piece-square tables, only in "
                     + "rule sets whose .eval file names one of their keys"),

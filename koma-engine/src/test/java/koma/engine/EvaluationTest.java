@@ -167,6 +167,34 @@ class EvaluationTest {
         assertEquals(1, coefficient(s, Position.fromFen(shogi, "4k4/9/9/3gs4/4P4/9/9/9/4K4 b - 1"), "pawn-threat"));
     }
 
+    /**
+     * threat and hanging, counted by hand. Chess: the knight on c3 attacks the rook on b5 and the queen on d5 (threat
+     * 2; they defend each other along the fifth rank, so neither hangs) and the pawn on a4, which nothing defends
+     * (hanging 1); Black attacks nothing. With a white pawn on e4 the queen's least valuable attacker is that pawn
+     * (pawn-threat's, not threat's), and the queen's attack on e4 finds it defended by the knight. Shogi: Black's
+     * silver attacks the rook in front of it (threat), and each of them hangs.
+     */
+    @Test
+    void threatAndHangingCountWhatTheyName() {
+        RuleSet chess = RuleSet.of("chess");
+        Evaluation e = new Evaluation(chess);
+        Position knight = Position.fromFen(chess, "4k3/8/8/1r1q4/p7/2N5/8/4K3 w - - 0 1");
+        assertEquals(2, coefficient(e, knight, "threat"));
+        assertEquals(1, coefficient(e, knight, "hanging"));
+        Position blackToMove = Position.fromFen(chess, "4k3/8/8/1r1q4/p7/2N5/8/4K3 b - - 0 1");
+        assertEquals(-2, coefficient(e, blackToMove, "threat"), "the same from Black's side");
+        assertEquals(-1, coefficient(e, blackToMove, "hanging"));
+        Position pawn = Position.fromFen(chess, "4k3/8/8/1r1q4/p3P3/2N5/8/4K3 w - - 0 1");
+        assertEquals(1, coefficient(e, pawn, "threat"));
+        assertEquals(1, coefficient(e, pawn, "hanging"));
+        assertEquals(1, coefficient(e, pawn, "pawn-threat"));
+        RuleSet shogi = RuleSet.of("shogi");
+        Evaluation s = new Evaluation(shogi);
+        Position silver = Position.fromFen(shogi, "4k4/9/9/9/4r4/4S4/9/9/4K4 b - 1");
+        assertEquals(1, coefficient(s, silver, "threat"));
+        assertEquals(1 - 1, coefficient(s, silver, "hanging"));
+    }
+
     /** Pawn structure, pairs, open files and the endgame king, counted by hand in small chess positions. */
     @Test
     void structureTermsCountWhatTheyName() {

@@ -891,6 +891,16 @@ public final class Position {
         return bits == null ? -2 : bits.leastValuableAttacker(sq, by, colorBB[0] | colorBB[1], typeValue, rs.royalType);
     }
 
+    /**
+     * The square of the least valuable piece of colour {@code by} attacking {@code sq} (pieces weighed by
+     * {@code typeValue}, a royal piece last), or -1 when none does; pins are ignored. Allocation-free, for
+     * evaluation terms about threatened and undefended pieces.
+     */
+    public int cheapestAttacker(int sq, int by, int[] typeValue) {
+        return bits != null ? bits.leastValuableAttacker(sq, by, colorBB[0] | colorBB[1], typeValue, rs.royalType)
+                : walk.leastValuableAttacker(sq, by, typeValue, rs.royalType);
+    }
+
     /** The squares (and pieces) {@link #seeAtLeast} lifted off the board, to put back. */
     private final int[] seeLifted = new int[128], seeLiftedCode = new int[128];
 

@@ -127,6 +127,13 @@ class SeeTest {
                             assertEquals(p.typeAt(slow), p.typeAt(onBits), () -> id + " " + before + " square " + s0);
                         }
                     }
+                    // the public one, whichever way the position finds attackers
+                    int cheapest = p.cheapestAttacker(sq, by, v);
+                    assertEquals(slow < 0, cheapest < 0, () -> id + " " + before + " square " + s0 + " cheapest");
+                    if (cheapest >= 0) {
+                        assertEquals(p.typeAt(slow), p.typeAt(cheapest), () -> id + " " + before + " square " + s0);
+                        assertEquals(by, p.colorAt(cheapest));
+                    }
                 }
             }
             assertEquals(before, Fen.format(p), id);

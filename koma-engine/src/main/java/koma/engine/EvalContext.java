@@ -74,6 +74,16 @@ final class EvalContext {
     /** Each side's {@link #threats} and {@link #hanging} counts, and whether they are those of this position. */
     private final int[] threats = new int[2], hanging = new int[2];
     private boolean threatsKnown;
+    /** Attacker values for {@link #measureThreatsByScan}: the board values, pawns -1 (the cheapest attackers). */
+    private final int[] pawnsFirst;
+    /**
+     * Scratch of {@link #measureThreatsOnBits}: per side, the squares its pieces attack, those its pawns attack, and
+     * each non-pawn, non-royal piece's attack set and value.
+     */
+    private final long[] sideAttacks = new long[2], pawnAttacks = new long[2];
+    private final long[][] attackSet;
+    private final int[][] attackValue;
+    private final int[] attackCount = new int[2];
 
     /** Non-pawn, non-royal material on the board at the start (the phase is 256 there). */
     private int startMaterial = 1;
@@ -111,6 +121,9 @@ final class EvalContext {
         phaseValue = new int[n];
         boardValue = new int[n];
         pawnType = new boolean[n];
+        pawnsFirst = new int[n];
+        attackSet = new long[2][g.squares];
+        attackValue = new int[2][g.squares];
         royalType = new boolean[n];
         for (PieceType p : rs.pieces) {
             pawnType[p.index()] = p.pawn();
@@ -193,6 +206,7 @@ final class EvalContext {
         for (PieceType p : rs.pieces) {
             phaseValue[p.index()] = p.royal() || p.pawn() ? 0 : value[p.index()];
             boardValue[p.index()] = value[p.index()];
+            pawnsFirst[p.index()] = p.pawn() ? -1 : value[p.index()];
             for (int color = 0; color < 2; color++) {
                 codeValue[Position.pieceCode(color, p.index())] = phaseValue[p.index()];
             }
@@ -289,8 +303,8 @@ final class EvalContext {
     }
 
     /**
-     * Enemy pieces (neither royal nor pawns) whose least valuable attacker of side c is worth less than they are
-     * and is not a pawn (pawn-threat counts those): read by the term threat.
+     * Enemy pieces (neither royal nor pawns) that a piece of side c worth less attacks, neither royal nor a pawn,
+     * while none of c's pawns attacks them (pawn-threat counts those): read by the term threat.
      */
     int threats(Position p, int c) {
         if (!threatsKnown) {
@@ -307,8 +321,84 @@ final class EvalContext {
         return hanging[c];
     }
 
-    /** Sets {@link #threats} and {@link #hanging} for both sides: two attacker searches per piece at most. */
+    /** Sets {@link #threats} and {@link #hanging} for both sides, on bitboards where the position keeps them. */
     private void measureThreats(Position p) {
+        if (p.hasBitboards()) {
+            measureThreatsOnBits(p);
+        } else {
+            measureThreatsByScan(p);
+        }
+        threatsKnown = true;
+    }
+
+    /** Each side's {@link #threats} and {@link #hanging} as {@code {threats0, threats1, hanging0, hanging1}}. */
+    int[] threatCounts(Position p, boolean onBits) {
+        if (onBits) {
+            measureThreatsOnBits(p);
+        } else {
+            measureThreatsByScan(p);
+        }
+        threatsKnown = false;
+        return new int[] {threats[0], threats[1], hanging[0], hanging[1]};
+    }
+
+    /**
+     * The threats and undefended pieces from each side's attack sets: one attack bitboard per piece, then a bit
+     * test per enemy piece (and, for the pieces a non-pawn attacks, one per cheaper attacker).
+     */
+    private void measureThreatsOnBits(Position p) {
+        for (int c = 0; c < 2; c++) {
+            long all = 0, pawns = 0;
+            int k = 0;
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                int type = p.typeAt(sq);
+                long a = p.attackBits(sq);
+                all |= a;
+                if (pawnType[type]) {
+                    pawns |= a;
+                } else if (!royalType[type]) {
+                    attackSet[c][k] = a;
+                    attackValue[c][k++] = boardValue[type];
+                }
+            }
+            sideAttacks[c] = all;
+            pawnAttacks[c] = pawns;
+            attackCount[c] = k;
+        }
+        for (int c = 0; c < 2; c++) {
+            int t = 0, h = 0, enemy = c ^ 1;
+            long[] sets = attackSet[c];
+            int[] values = attackValue[c];
+            for (int i = 0, n = p.pieceCount(enemy); i < n; i++) {
+                int sq = p.pieceSquare(enemy, i);
+                int type = p.typeAt(sq);
+                long bit = 1L << sq;
+                if (royalType[type] || (sideAttacks[c] & bit) == 0) {
+                    continue;
+                }
+                if ((sideAttacks[enemy] & bit) == 0) {
+                    h++;
+                }
+                if (!pawnType[type] && (pawnAttacks[c] & bit) == 0) {
+                    for (int j = 0, m = attackCount[c]; j < m; j++) {
+                        if (values[j] < boardValue[type] && (sets[j] & bit) != 0) {
+                            t++;
+                            break;
+                        }
+                    }
+                }
+            }
+            threats[c] = t;
+            hanging[c] = h;
+        }
+    }
+
+    /**
+     * The same by attacker searches, on any board: per enemy piece the least valuable attacker with pawns counted
+     * cheapest (so a pawn is found whenever one attacks), and for an attacked one whether any enemy piece defends.
+     */
+    private void measureThreatsByScan(Position p) {
         for (int c = 0; c < 2; c++) {
             int t = 0, h = 0;
             for (int i = 0, n = p.pieceCount(c ^ 1); i < n; i++) {
@@ -317,7 +407,7 @@ final class EvalContext {
                 if (royalType[type]) {
                     continue;
                 }
-                int a = p.cheapestAttacker(sq, c, boardValue);
+                int a = p.cheapestAttacker(sq, c, pawnsFirst);
                 if (a < 0) {
                     continue;
                 }
@@ -325,14 +415,13 @@ final class EvalContext {
                 if (!pawnType[type] && !pawnType[by] && !royalType[by] && boardValue[by] < boardValue[type]) {
                     t++;
                 }
-                if (p.cheapestAttacker(sq, c ^ 1, boardValue) < 0) {
+                if (p.cheapestAttacker(sq, c ^ 1, pawnsFirst) < 0) {
                     h++;
                 }
             }
             threats[c] = t;
             hanging[c] = h;
         }
-        threatsKnown = true;
     }
 
     /**

@@ -638,8 +638,9 @@ abstract class EvalTerm {
                     return x.pawnThreats(p, c);
                 }
             }.pawns(),
-            new EvalTerm(Scope.SIDE, "threat", 0, "per enemy piece (neither royal nor a pawn) whose least valuable "
-                    + "attacker of the side is worth less than it and is not a pawn (a knight attacking a rook)") {
+            new EvalTerm(Scope.SIDE, "threat", 0, "per enemy piece (neither royal nor a pawn) that a less valuable "
+                    + "piece of the side attacks, neither royal nor a pawn, and no pawn of the side attacks (a knight "
+                    + "attacking a rook)") {
                 @Override
                 int count(EvalContext x, Position p, int c) {
                     return x.threats(p, c);

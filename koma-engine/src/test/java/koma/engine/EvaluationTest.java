@@ -1,11 +1,13 @@
 package koma.engine;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
@@ -193,6 +195,39 @@ class EvaluationTest {
         Position silver = Position.fromFen(shogi, "4k4/9/9/9/4r4/4S4/9/9/4K4 b - 1");
         assertEquals(1, coefficient(s, silver, "threat"));
         assertEquals(1 - 1, coefficient(s, silver, "hanging"));
+    }
+
+    /**
+     * threat and hanging are counted on bitboards where the position keeps them: on every position of
+     * EvaluationTermsTest's random playouts of the rule sets with bitboards, with the shipped piece values and with
+     * random ones, the attacker searches that serve every board count the same.
+     */
+    @Test
+    void threatsOnBitboardsAreThoseOfTheScan() {
+        Random rng = new Random(20261126);
+        int compared = 0, seen = 0;
+        for (String id : RuleSet.IDS) {
+            RuleSet rs = RuleSet.of(id);
+            if (!Position.start(rs).hasBitboards()) {
+                continue;
+            }
+            EvalContext x = new EvalContext(rs);
+            int[] values = new int[rs.pieces.size()];
+            for (int round = 0; round < 2; round++) {
+                for (int t = 0; t < values.length; t++) {
+                    values[t] = round == 0 ? new Evaluation(rs).value(t) : 50 + rng.nextInt(1000);
+                }
+                x.setValues(values);
+                for (Position p : EvaluationTermsTest.positions(rs)) {
+                    int[] bits = x.threatCounts(p, true), scan = x.threatCounts(p, false);
+                    assertArrayEquals(scan, bits, () -> rs.id + " " + p);
+                    compared++;
+                    seen += Arrays.stream(scan).sum();
+                }
+            }
+        }
+        assertTrue(compared >= 3 * 2 * EvaluationTermsTest.POSITIONS, "chess, Shodo and the deathmatch: " + compared);
+        assertTrue(seen > 1000, "the playouts should meet threats and hanging pieces: " + seen);
     }
 
     /** Pawn structure, pairs, open files and the endgame king, counted by hand in small chess positions. */

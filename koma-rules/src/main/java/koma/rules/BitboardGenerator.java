@@ -180,6 +180,47 @@ final class BitboardGenerator extends MoveGenerator {
         return n + (at - before);
     }
 
+    /**
+     * The number of squares the piece on {@code from} could move to (empty) or capture on (enemy), ignoring pins
+     * and checks: the table walk's {@link TableWalkGenerator#mobility} with the generator's masks.
+     */
+    int mobility(int from) {
+        final Bitboards b = bbt;
+        int code = board[from];
+        int color = code & 1;
+        long enemy = colorBB[color ^ 1], occ = colorBB[color] | enemy, empty = ~occ;
+        int ci = (code * 64 + from) * Bitboards.STRIDE;
+        long targets = (b.piece[ci + Bitboards.LEAP_MOVE] & empty) | (b.piece[ci + Bitboards.LEAP_CAPTURE] & enemy);
+        long lame = b.piece[ci + Bitboards.LAME_TARGET];
+        if (lame != 0 && (b.piece[ci + Bitboards.LAME_MIDDLE] & occ) == 0) {
+            targets |= lame & empty;
+        }
+        if (b.slides[code]) {
+            targets |= slideTargets(code, from, occ, empty, enemy);
+        }
+        return Long.bitCount(targets);
+    }
+
+    /**
+     * The squares the piece on {@code from} attacks: where it would capture a piece of either colour standing
+     * there (its capturing leaps, its slides up to and including the first piece within their capture ranges).
+     */
+    long attacks(int from) {
+        final Bitboards b = bbt;
+        int code = board[from];
+        long occ = colorBB[0] | colorBB[1];
+        long a = b.piece[(code * 64 + from) * Bitboards.STRIDE + Bitboards.LEAP_CAPTURE];
+        if (b.slides[code]) {
+            for (int d = 0; d < 8; d++) {
+                int cr = b.slideCapture[code * 8 + d];
+                if (cr != 0) {
+                    a |= b.slideReach(from, d, occ) & b.rayPrefix[(from * 8 + d) * 65 + cr];
+                }
+            }
+        }
+        return a;
+    }
+
     /** Targets of the slides (two or more squares) of a piece, cut at their move and capture ranges. */
     private long slideTargets(int code, int from, long occ, long empty, long enemy) {
         final Bitboards b = bbt;

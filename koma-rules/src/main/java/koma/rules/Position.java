@@ -773,7 +773,34 @@ public final class Position {
      * current board, ignoring pins, checks and promotion choices. For evaluation; allocation-free.
      */
     public int mobility(int sq) {
+        return bits != null ? bits.mobility(sq) : walk.mobility(sq);
+    }
+
+    /** The table walk's {@link #mobility}, where bitboards count it otherwise (for the tests that compare them). */
+    int mobilityByWalk(int sq) {
         return walk.mobility(sq);
+    }
+
+    /**
+     * Whether this position keeps bitboards (boards of at most 64 squares without drops: bit i is square i), so
+     * that {@link #attackBits} and {@link #colorBits} answer.
+     */
+    public boolean hasBitboards() {
+        return bits != null;
+    }
+
+    /**
+     * The squares the piece on {@code sq} attacks as a bitboard: where it would capture a piece of either colour
+     * standing there (so its own pieces there are defended), ignoring pins. Only where {@link #hasBitboards}; for
+     * evaluation terms, allocation-free.
+     */
+    public long attackBits(int sq) {
+        return bits.attacks(sq);
+    }
+
+    /** The squares of colour {@code color}'s pieces as a bitboard; only where {@link #hasBitboards}. */
+    public long colorBits(int color) {
+        return colorBB[color];
     }
 
     /**

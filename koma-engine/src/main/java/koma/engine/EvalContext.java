@@ -71,8 +71,11 @@ final class EvalContext {
     private final int[] boardValue;
     /** Whether each type is a pawn, or royal. */
     private final boolean[] pawnType, royalType;
-    /** Each side's {@link #threats} and {@link #hanging} counts, and whether they are those of this position. */
-    private final int[] threats = new int[2], hanging = new int[2];
+    /**
+     * Each side's {@link #threats}, {@link #hanging} and {@link #kingZone} counts, and whether they are those of
+     * this position.
+     */
+    private final int[] threats = new int[2], hanging = new int[2], zone = new int[2];
     private boolean threatsKnown;
     /** Attacker values for {@link #measureThreatsByScan}: the board values, pawns -1 (the cheapest attackers). */
     private final int[] pawnsFirst;
@@ -84,6 +87,8 @@ final class EvalContext {
     private final long[][] attackSet;
     private final int[][] attackValue;
     private final int[] attackCount = new int[2];
+    /** zoneBits[sq]: the squares next to sq as a bitboard (boards of at most 64 squares; else empty). */
+    private final long[] zoneBits;
 
     /** Non-pawn, non-royal material on the board at the start (the phase is 256 there). */
     private int startMaterial = 1;
@@ -122,6 +127,7 @@ final class EvalContext {
         boardValue = new int[n];
         pawnType = new boolean[n];
         pawnsFirst = new int[n];
+        zoneBits = new long[g.squares <= 64 ? g.squares : 0];
         attackSet = new long[2][g.squares];
         attackValue = new int[2][g.squares];
         royalType = new boolean[n];
@@ -142,6 +148,11 @@ final class EvalContext {
             ownView[0][sq] = sq;
             ownView[1][sq] = g.square(mirrored ? f : g.files - 1 - f, g.ranks - 1 - r);
             squareByName.put(g.squareName(sq), sq);
+        }
+        for (int sq = 0; sq < zoneBits.length; sq++) {
+            for (int z : near1[sq]) {
+                zoneBits[sq] |= 1L << z;
+            }
         }
         pawnHits = new int[Position.pieceCodeCount(rs)][][];
         for (PieceType p : rs.pieces) {
@@ -321,7 +332,18 @@ final class EvalContext {
         return hanging[c];
     }
 
-    /** Sets {@link #threats} and {@link #hanging} for both sides, on bitboards where the position keeps them. */
+    /** Squares next to the enemy royal piece that side c attacks: read by the terms king-attack and king-attack2. */
+    int kingZone(Position p, int c) {
+        if (!threatsKnown) {
+            measureThreats(p);
+        }
+        return zone[c];
+    }
+
+    /**
+     * Sets {@link #threats}, {@link #hanging} and {@link #kingZone} for both sides, on bitboards where the position
+     * keeps them.
+     */
     private void measureThreats(Position p) {
         if (p.hasBitboards()) {
             measureThreatsOnBits(p);
@@ -331,7 +353,10 @@ final class EvalContext {
         threatsKnown = true;
     }
 
-    /** Each side's {@link #threats} and {@link #hanging} as {@code {threats0, threats1, hanging0, hanging1}}. */
+    /**
+     * Each side's {@link #threats}, {@link #hanging} and {@link #kingZone}, {@code {threats0, threats1, hanging0,
+     * hanging1, zone0, zone1}}, counted on bitboards or by the attacker searches (for the test that compares them).
+     */
     int[] threatCounts(Position p, boolean onBits) {
         if (onBits) {
             measureThreatsOnBits(p);
@@ -339,7 +364,7 @@ final class EvalContext {
             measureThreatsByScan(p);
         }
         threatsKnown = false;
-        return new int[] {threats[0], threats[1], hanging[0], hanging[1]};
+        return new int[] {threats[0], threats[1], hanging[0], hanging[1], zone[0], zone[1]};
     }
 
     /**
@@ -391,6 +416,8 @@ final class EvalContext {
             }
             threats[c] = t;
             hanging[c] = h;
+            int k = p.kingSquare(enemy);
+            zone[c] = k < 0 ? 0 : Long.bitCount(sideAttacks[c] & zoneBits[k]);
         }
     }
 
@@ -421,6 +448,15 @@ final class EvalContext {
             }
             threats[c] = t;
             hanging[c] = h;
+            int k = p.kingSquare(c ^ 1), z = 0;
+            if (k >= 0) {
+                for (int sq : near1[k]) {
+                    if (p.cheapestAttacker(sq, c, pawnsFirst) >= 0) {
+                        z++;
+                    }
+                }
+            }
+            zone[c] = z;
         }
     }
 

@@ -653,6 +653,30 @@ abstract class EvalTerm {
                     return x.hanging(p, c);
                 }
             },
+            new EvalTerm(Scope.SIDE, "king-attack", 0, "per square next to the enemy royal piece the side attacks") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.royal;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    return x.kingZone(p, c);
+                }
+            },
+            new EvalTerm(Scope.SIDE, "king-attack2", 0, "king-attack's count squared, over 4 (an attack on the king "
+                    + "grows faster than the squares it reaches)") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.royal;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    int n = x.kingZone(p, c);
+                    return n * n;
+                }
+            }.over(4),
             perSquare("psq", false, "a piece of type X (the royal one too) on the square SQ from its side's view: key "
                     + "'psq X SQ', e.g. 'psq N e4' (a black knight on e5 in chess); the piece-square tables, only in "
                     + "rule sets whose .eval file names one of their keys"),

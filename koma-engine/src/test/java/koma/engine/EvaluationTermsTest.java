@@ -38,7 +38,8 @@ class EvaluationTermsTest {
     /** The weight sets the trace test covers: those and "tables" (the per-square tables on, added after 11e0745). */
     static final List<String> TRACE_SETS = List.of("defaults", "all-on", "random", "tables");
     /** Terms added to the table after commit 11e0745: switched off for the checksums that commit printed. */
-    static final Set<String> ADDED_SINCE = Set.of("mop-up", "pawn-threat", "threat", "hanging");
+    static final Set<String> ADDED_SINCE = Set.of("mop-up", "pawn-threat", "threat", "hanging", "king-attack",
+            "king-attack2");
     /** Positions per rule set. */
     static final int POSITIONS = 400;
 
@@ -370,7 +371,10 @@ class EvaluationTermsTest {
         return k < 0 ? 0 : coef[k];
     }
 
-    /** The fast path allocates nothing: evaluating every fixed position of every rule set allocates 0 bytes. */
+    /**
+     * The fast path allocates nothing: evaluating every fixed position of every rule set allocates 0 bytes (in the
+     * least of three runs after a warm-up one).
+     */
     @Test
     void evaluatingAllocatesNothing() {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -384,9 +388,14 @@ class EvaluationTermsTest {
         Evaluation[] e = evals.toArray(new Evaluation[0]);
         Position[][] ps = sets.toArray(new Position[0][]);
         long sum = run(e, ps);
-        long before = mx.getCurrentThreadAllocatedBytes();
-        sum += run(e, ps);
-        long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+        // An allocation in the code path shows in every run; the JIT's one-off work (a deoptimisation rebuilding an
+        // object it had kept in registers) in at most one of three, so the least of three runs must be 0.
+        long allocated = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && allocated > 0; attempt++) {
+            long before = mx.getCurrentThreadAllocatedBytes();
+            sum += run(e, ps);
+            allocated = Math.min(allocated, mx.getCurrentThreadAllocatedBytes() - before);
+        }
         assertEquals(0, allocated, "bytes allocated by " + e.length * POSITIONS + " evaluations (sum " + sum + ")");
     }
 

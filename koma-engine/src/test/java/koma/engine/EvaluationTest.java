@@ -172,9 +172,10 @@ class EvaluationTest {
     /**
      * threat and hanging, counted by hand. Chess: the knight on c3 attacks the rook on b5 and the queen on d5 (threat
      * 2; they defend each other along the fifth rank, so neither hangs) and the pawn on a4, which nothing defends
-     * (hanging 1); Black attacks nothing. With a white pawn on e4 the queen's least valuable attacker is that pawn
+     * (hanging 1); Black attacks no piece. With a white pawn on e4 the queen's least valuable attacker is that pawn
      * (pawn-threat's, not threat's), and the queen's attack on e4 finds it defended by the knight. Shogi: Black's
-     * silver attacks the rook in front of it (threat), and each of them hangs.
+     * silver attacks the rook in front of it (threat), and each of them hangs. king-attack in the first position:
+     * Black's queen attacks d1 and d2, next to White's king, White nothing next to Black's.
      */
     @Test
     void threatAndHangingCountWhatTheyName() {
@@ -183,6 +184,8 @@ class EvaluationTest {
         Position knight = Position.fromFen(chess, "4k3/8/8/1r1q4/p7/2N5/8/4K3 w - - 0 1");
         assertEquals(2, coefficient(e, knight, "threat"));
         assertEquals(1, coefficient(e, knight, "hanging"));
+        assertEquals(0 - 2, coefficient(e, knight, "king-attack"), "the queen reaches d1 and d2 next to White's king");
+        assertEquals((0 - 2 * 2) / 4.0, coefficient(e, knight, "king-attack2"));
         Position blackToMove = Position.fromFen(chess, "4k3/8/8/1r1q4/p7/2N5/8/4K3 b - - 0 1");
         assertEquals(-2, coefficient(e, blackToMove, "threat"), "the same from Black's side");
         assertEquals(-1, coefficient(e, blackToMove, "hanging"));
@@ -198,7 +201,7 @@ class EvaluationTest {
     }
 
     /**
-     * threat and hanging are counted on bitboards where the position keeps them: on every position of
+     * threat, hanging and king-attack are counted on bitboards where the position keeps them: on every position of
      * EvaluationTermsTest's random playouts of the rule sets with bitboards, with the shipped piece values and with
      * random ones, the attacker searches that serve every board count the same.
      */

@@ -62,6 +62,9 @@ final class EvalContext {
     /** Each side's {@link #passedRanks}, and whether they are known for the position of the last pawn scan. */
     private final int[] passed = new int[2];
     private boolean passedKnown;
+    /** Each side's {@link #passedFree} and {@link #passedKing}, and whether they are those of the last pawn scan. */
+    private final int[] passedFree = new int[2], passedKing = new int[2];
+    private boolean passedDetailKnown;
 
     /** Each side's non-pawn, non-royal material on board and in hand, and whether it is that of this position. */
     private final int[] sideMaterial = new int[2];
@@ -262,6 +265,7 @@ final class EvalContext {
             pawnCount[c] = count;
         }
         passedKnown = false;
+        passedDetailKnown = false;
     }
 
     /**
@@ -281,17 +285,74 @@ final class EvalContext {
         int sum = 0;
         for (int i = 0, n = pawnCount[c]; i < n; i++) {
             int sq = pawnSquares[c][i];
-            int f = g.file(sq), r = g.rank(sq);
-            boolean free = true;
-            for (int ff = Math.max(0, f - 1); ff <= Math.min(g.files - 1, f + 1); ff++) {
-                free &= c == 0 ? maxRank1[ff] <= r : minRank0[ff] >= r;
-            }
-            if (free) {
+            if (isPassed(c, sq)) {
                 int rel = g.relativeRank(c, sq);
                 sum += rel * rel;
             }
         }
         return sum;
+    }
+
+    /** Whether side c's pawn on sq is passed: no enemy pawn ahead of it on its own or the next files. */
+    private boolean isPassed(int c, int sq) {
+        int f = g.file(sq), r = g.rank(sq);
+        for (int ff = Math.max(0, f - 1); ff <= Math.min(g.files - 1, f + 1); ff++) {
+            if (c == 0 ? maxRank1[ff] > r : minRank0[ff] < r) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The squared relative ranks of side c's passed pawns whose square in front is empty: read by the term
+     * passed-free.
+     */
+    int passedFree(Position p, int c) {
+        if (!passedDetailKnown) {
+            measurePassedDetail(p);
+        }
+        return passedFree[c];
+    }
+
+    /**
+     * Over side c's passed pawns, the relative rank times (the enemy royal piece's distance to the square in front
+     * minus its own royal piece's), in king steps; 0 without both royal pieces: read by the term passed-king-eg.
+     */
+    int passedKing(Position p, int c) {
+        if (!passedDetailKnown) {
+            measurePassedDetail(p);
+        }
+        return passedKing[c];
+    }
+
+    private void measurePassedDetail(Position p) {
+        for (int c = 0; c < 2; c++) {
+            int free = 0, king = 0;
+            int own = p.kingSquare(c), enemy = p.kingSquare(c ^ 1);
+            for (int i = 0, n = pawnCount[c]; i < n; i++) {
+                int sq = pawnSquares[c][i];
+                int r = g.rank(sq) + (c == 0 ? 1 : -1);
+                if (r < 0 || r >= g.ranks || !isPassed(c, sq)) {
+                    continue;
+                }
+                int front = g.square(g.file(sq), r), rel = g.relativeRank(c, sq);
+                if (p.isEmpty(front)) {
+                    free += rel * rel;
+                }
+                if (own >= 0 && enemy >= 0) {
+                    king += rel * (steps(enemy, front) - steps(own, front));
+                }
+            }
+            passedFree[c] = free;
+            passedKing[c] = king;
+        }
+        passedDetailKnown = true;
+    }
+
+    /** King steps between two squares (the larger of the file and rank distances). */
+    private int steps(int a, int b) {
+        return Math.max(Math.abs(g.file(a) - g.file(b)), Math.abs(g.rank(a) - g.rank(b)));
     }
 
     /**

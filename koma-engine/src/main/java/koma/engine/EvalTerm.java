@@ -677,6 +677,31 @@ abstract class EvalTerm {
                     return n * n;
                 }
             }.over(4),
+            new EvalTerm(Scope.SIDE, "passed-free", 0, "per squared relative rank of a passed pawn whose square in "
+                    + "front is empty") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.hasPawns;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    return x.passedFree(p, c);
+                }
+            }.pawns(),
+            new EvalTerm(Scope.BOARD, "passed-king-eg", 0, "per passed pawn, its relative rank times the enemy royal "
+                    + "piece's distance to the square in front of it minus its own royal piece's, times the endgame "
+                    + "share") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.hasPawns && x.royal;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    return (x.passedKing(p, 0) - x.passedKing(p, 1)) * x.eg;
+                }
+            }.over(256).pawns().phase(),
             perSquare("psq", false, "a piece of type X (the royal one too) on the square SQ from its side's view: key "
                     + "'psq X SQ', e.g. 'psq N e4' (a black knight on e5 in chess); the piece-square tables, only in "
                     + "rule sets whose .eval file names one of their keys"),

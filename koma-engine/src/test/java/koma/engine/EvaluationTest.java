@@ -242,12 +242,16 @@ class EvaluationTest {
         assertEquals(16, coefficient(e, lone, "passed"), "d5 is passed: relative rank 4, squared");
         assertEquals(1, coefficient(e, lone, "isolated"));
         assertEquals(16, coefficient(e, lone, "passed-eg"), "kings and pawns only: the whole endgame share");
+        assertEquals(16, coefficient(e, lone, "passed-free"), "d6 in front of it is empty");
+        assertEquals(4 * (2 - 5), coefficient(e, lone, "passed-king-eg"),
+                "rank 4 times (e8 to d6: 2 steps, less e1 to d6: 5 steps)");
         Position guarded = Position.fromFen(rs, "4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
         assertEquals(0, coefficient(e, guarded, "passed"), "e7 stops d5, and d5 stops e7");
         Position doubled = Position.fromFen(rs, "4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 1");
         assertEquals(1, coefficient(e, doubled, "doubled"));
         assertEquals(2, coefficient(e, doubled, "isolated"));
         assertEquals(1 + 4, coefficient(e, doubled, "passed"), "d2 and d3 both passed: 1 + 4");
+        assertEquals(4, coefficient(e, doubled, "passed-free"), "d2 is blocked by d3");
         Position bishops = Position.fromFen(rs, "4k3/8/8/8/8/8/P7/R1B1KB2 w - - 0 1");
         assertEquals(1, coefficient(e, bishops, "pair B"));
         assertEquals(0, coefficient(e, bishops, "open-file R"), "a1 has its own pawn on a2");

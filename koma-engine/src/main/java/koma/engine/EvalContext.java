@@ -326,6 +326,7 @@ final class EvalContext {
         return passedKing[c];
     }
 
+    /** Sets {@link #passedFree} and {@link #passedKing} for both sides, from the last pawn scan. */
     private void measurePassedDetail(Position p) {
         for (int c = 0; c < 2; c++) {
             int free = 0, king = 0;

@@ -352,7 +352,7 @@ final class EvalContext {
     }
 
     /** King steps between two squares (the larger of the file and rank distances). */
-    private int steps(int a, int b) {
+    int steps(int a, int b) {
         return Math.max(Math.abs(g.file(a) - g.file(b)), Math.abs(g.rank(a) - g.rank(b)));
     }
 
@@ -485,7 +485,8 @@ final class EvalContext {
 
     /**
      * The same by attacker searches, on any board: per enemy piece the least valuable attacker with pawns counted
-     * cheapest (so a pawn is found whenever one attacks), and for an attacked one whether any enemy piece defends.
+     * cheapest (so a pawn is found whenever one attacks), and for an attacked one whether any enemy piece defends
+     * ({@link Position#attacked}, as for the squares next to the king).
      */
     private void measureThreatsByScan(Position p) {
         for (int c = 0; c < 2; c++) {
@@ -504,7 +505,7 @@ final class EvalContext {
                 if (!pawnType[type] && !pawnType[by] && !royalType[by] && boardValue[by] < boardValue[type]) {
                     t++;
                 }
-                if (p.cheapestAttacker(sq, c ^ 1, pawnsFirst) < 0) {
+                if (!p.attacked(sq, c ^ 1)) {
                     h++;
                 }
             }
@@ -513,7 +514,7 @@ final class EvalContext {
             int k = p.kingSquare(c ^ 1), z = 0;
             if (k >= 0) {
                 for (int sq : near1[k]) {
-                    if (p.cheapestAttacker(sq, c, pawnsFirst) >= 0) {
+                    if (p.attacked(sq, c)) {
                         z++;
                     }
                 }

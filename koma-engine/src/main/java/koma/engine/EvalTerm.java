@@ -621,9 +621,7 @@ abstract class EvalTerm {
                     if (own < 0 || enemy < 0 || !x.farAhead(p, c)) {
                         return 0;
                     }
-                    Geometry g = x.g;
-                    int near = Math.max(Math.abs(g.file(own) - g.file(enemy)), Math.abs(g.rank(own) - g.rank(enemy)));
-                    return x.edge2[enemy] + 2 * (x.span - near);
+                    return x.edge2[enemy] + 2 * (x.span - x.steps(own, enemy));
                 }
             }.over(2).material(),
             new EvalTerm(Scope.SIDE, "pawn-threat", 0, "per enemy piece (neither royal nor a pawn) a pawn of the "

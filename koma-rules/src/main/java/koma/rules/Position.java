@@ -783,7 +783,7 @@ public final class Position {
 
     /**
      * Whether this position keeps bitboards (boards of at most 64 squares without drops: bit i is square i), so
-     * that {@link #attackBits} and {@link #colorBits} answer.
+     * that {@link #attackBits} answers.
      */
     public boolean hasBitboards() {
         return bits != null;
@@ -798,10 +798,6 @@ public final class Position {
         return bits.attacks(sq);
     }
 
-    /** The squares of colour {@code color}'s pieces as a bitboard; only where {@link #hasBitboards}. */
-    public long colorBits(int color) {
-        return colorBB[color];
-    }
 
     /**
      * Static exchange evaluation: whether the board move {@code move} wins at least {@code threshold} when both sides

@@ -34,7 +34,6 @@ class AttackBitsTest {
                     pieces++;
                     int s0 = sq;
                     assertEquals(p.mobilityByWalk(sq), p.mobility(sq), () -> id + " " + p + " mobility of " + s0);
-                    assertEquals(p.colorBits(c) >>> sq & 1, 1L, () -> id + " " + p + " colour bits at " + s0);
                 }
             }
             for (int sq = 0; sq < squares; sq++) {

@@ -64,6 +64,13 @@ final class GameService implements AutoCloseable {
     private final EngineQueue engines;
     private final ScheduledExecutorService timers;
     private final GameWriter writer;
+    /**
+     * The heartbeat of the previous run (when a server on this database was last known alive), read when this
+     * service was made: {@link #resume} gives the running clocks back the time since then. Read any later, it may be
+     * this run's own heartbeat (a slow start: a second or more between construction and resume), and the time the
+     * server was down would be charged.
+     */
+    private final long aliveBeforeStart;
     private final Feed feed;
     /** With several nodes, which games this node owns; null for a node alone. */
     private volatile Cluster cluster;
@@ -83,6 +90,8 @@ final class GameService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // read before the writer starts: its first heartbeat, a second from now, overwrites the last one stored
+        this.aliveBeforeStart = db.aliveAt();
         this.writer = new GameWriter(db, limits.writeQueue(), this::publish, this::dropBroken);
     }
 
@@ -111,7 +120,7 @@ final class GameService implements AutoCloseable {
      * server was down, and starts the sweeps.
      */
     void resume() {
-        long aliveAt = db.aliveAt();
+        long aliveAt = aliveBeforeStart;
         long now = System.currentTimeMillis();
         // with several nodes the cluster's sweep takes the running games that no live node owns (adopt)
         for (String id : cluster == null ? db.running() : List.<String>of()) {

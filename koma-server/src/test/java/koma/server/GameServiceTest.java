@@ -55,6 +55,39 @@ class GameServiceTest {
         }
     }
 
+    /**
+     * A slow start (more than the writer's heartbeat interval between making the service and {@code resume}) still
+     * gives the running clock back all the time the server was not up: resume reads the previous run's heartbeat,
+     * not the first one of this run (which a RestartTest run under load once saw: the downtime charged).
+     */
+    @Test
+    void aSlowStartDoesNotChargeTheDowntime() throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("s.db");
+        String id;
+        long beforeMove, closed;
+        try (Database db = new Database(url); GameService gs = service(db, ServerConfig.Limits.DEFAULTS)) {
+            gs.resume();
+            GameService.Seated s = gs.create(hotseat(new Clock(Clock.Type.FISCHER, 600_000, 0, 0, 0)), "a");
+            s.committed().join();
+            id = s.game().id;
+            beforeMove = System.currentTimeMillis();
+            gs.move(s.game(), Seat.BOTH, "e2e4", 0).join(); // the second player's clock runs from here
+        } // a clean stop: the last heartbeat
+        closed = System.currentTimeMillis();
+        Thread.sleep(1000); // down
+        try (Database db = new Database(url); GameService gs = service(db, ServerConfig.Limits.DEFAULTS)) {
+            Thread.sleep(3 * GameWriter.HEARTBEAT_MS); // a slow start: this run's writer beats meanwhile
+            long beforeResume = System.currentTimeMillis();
+            gs.resume();
+            LiveGame g = gs.find(id);
+            long now = System.currentTimeMillis();
+            long charged = 600_000 - g.clock().remaining(1, now);
+            long up = (closed - beforeMove) + (now - beforeResume);
+            assertTrue(charged <= up + 250, "charged " + charged + " ms, the server was up at most " + up
+                    + " ms; the 1 s down and the 3 s start were charged");
+        }
+    }
+
     @Test
     void idleAndFinishedGamesLeaveMemoryAndReloadOnDemand() throws Exception {
         ServerConfig.Limits limits = ServerConfig.Limits.DEFAULTS.withTimeouts(Duration.ofHours(1), Duration.ofDays(1),

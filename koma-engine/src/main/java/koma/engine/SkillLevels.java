@@ -3,19 +3,19 @@ package koma.engine;
 /**
  * What the Skill Levels 0..20 are worth, one table for every reader: the protocols map UCI_Elo onto a level with it,
  * and the server hands it to the new-game page ({@code GET /api/levels}). Elo on Stockfish's UCI_Elo scale, chess,
- * 100 ms a move, 20 games per even level against Stockfish 15.1 with UCI_LimitStrength at a level near it (levels 0
- * and 2 through matches against level 4), made monotone by pooling neighbours that measured out of order (levels
- * 12-20: 1908, 1765, 1662, 1785 and 1759 pooled to 1775), odd levels halfway. Measured on 2026-11-25 on the engine
- * with net, carried-over history and static exchange evaluation (bench/results/2026-11-25-skill.txt,
- * bench/skill-calibration.sh); level 0 lost all 20 games to level 4 and is put 200 below level 2.
+ * 100 ms a move, 40 games per even level against Stockfish 15.1 with UCI_LimitStrength at a level near it (levels 0
+ * and 2 through matches against level 4): the 20 games of 2026-11-25 and the 20 of 2026-11-26 (same lines and
+ * seeds, the engine of stop 30, whose self-play gains did not show at this control: full strength scored 20% against
+ * UCI_Elo 2000 both times), pooled. Levels 12-20 (1826, 1756, 1699, 1772, 1759) are within their margins of each
+ * other and pooled to 1765; odd levels halfway (bench/results/2026-11-26-skill.txt, bench/skill-calibration.sh).
  */
 public final class SkillLevels {
     /** The strongest level (full strength); levels run from 0. */
     public static final int MAX = 20;
-    private static final int[] ELO = {295, 400, 500, 720, 940, 1215, 1490, 1560, 1635, 1675, 1710, 1745, 1775, 1775,
-            1775, 1775, 1775, 1775, 1775, 1775, 1775};
+    private static final int[] ELO = {470, 585, 700, 900, 1105, 1265, 1420, 1490, 1555, 1610, 1665, 1715, 1765, 1765,
+            1765, 1765, 1765, 1765, 1765, 1765, 1765};
     /** The UCI_Elo range: the measured strength of level 0 and of full strength, rounded. */
-    public static final int MIN_ELO = 300, MAX_ELO = 1775;
+    public static final int MIN_ELO = 470, MAX_ELO = 1765;
 
     private SkillLevels() {
     }

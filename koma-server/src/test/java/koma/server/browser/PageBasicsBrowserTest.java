@@ -92,10 +92,10 @@ class PageBasicsBrowserTest extends SiteBrowserTest {
         assertTrue(browser.text(".game-card[data-variant='shogi'] .game-card-line").contains("checkmate the king"));
         // Shogi's picture: 40 pieces on 81 squares
         assertEquals(40L, browser.js("return document.querySelectorAll(\".game-card[data-variant='shogi'] svg.mini-board > g\").length;"));
-        // the level slider says what a level is worth: SkillLevels through GET /api/levels (level 3 720, level 0 295)
-        assertEquals("casual player · about 720 Elo in chess", browser.text("#ng-level-worth"));
+        // the level slider says what a level is worth: SkillLevels through GET /api/levels (level 3 900, level 0 470)
+        assertEquals("casual player · about 900 Elo in chess", browser.text("#ng-level-worth"));
         browser.js("const r = document.querySelector('#ng-level'); r.value = '0'; r.dispatchEvent(new Event('input', {bubbles: true}));");
-        browser.waiting(5).until(d -> browser.text("#ng-level-worth").equals("beginner · about 295 Elo in chess"));
+        browser.waiting(5).until(d -> browser.text("#ng-level-worth").equals("beginner · about 470 Elo in chess"));
         // picking a game in the list chooses it in the form
         browser.clickRetrying(".game-card[data-variant='washogi'] [data-pick]");
         browser.waiting(5).until(d -> "washogi".equals(browser.js("return document.querySelector('#ng-variant').value;")));

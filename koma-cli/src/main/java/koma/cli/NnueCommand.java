@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 import java.util.concurrent.Callable;
 
 import koma.engine.nnue.DataGen;
+import koma.engine.nnue.FeatureSet;
 import koma.engine.nnue.Network;
 import koma.engine.nnue.Trainer;
 import koma.engine.tune.SelfPlay;
@@ -185,9 +186,21 @@ public final class NnueCommand implements Runnable {
         @Option(names = "--threads", defaultValue = "2", description = "Threads. Default: ${DEFAULT-VALUE}.")
         int threads;
 
+        @Option(names = "--king-buckets", defaultValue = "1x1",
+                description = "King buckets FxR: the inputs repeated for each of F x R equal regions of the board, the "
+                        + "region of the perspective's own king chosen (files x ranks, as each side sees the board). "
+                        + "Default: ${DEFAULT-VALUE} (none).")
+        String kingBuckets;
+
         @Override
         public Integer call() throws Exception {
             RuleSet rs = variant.rules();
+            if (!kingBuckets.matches("\\d{1,2}x\\d{1,2}")) {
+                throw new IllegalArgumentException("--king-buckets: expected FILESxRANKS such as 3x1, got '" + kingBuckets
+                        + "'");
+            }
+            String[] grid = kingBuckets.split("x");
+            FeatureSet fs = new FeatureSet(rs, Integer.parseInt(grid[0]), Integer.parseInt(grid[1]));
             List<Path> files = new ArrayList<>();
             for (Path d : data) {
                 if (!Files.isDirectory(d)) {
@@ -203,7 +216,7 @@ public final class NnueCommand implements Runnable {
             }
             Trainer.Settings ts = new Trainer.Settings(hidden, epochs, batch, lr, gamma, lambda, holdoutEvery, seed,
                     threads);
-            Trainer t = new Trainer(rs, ts);
+            Trainer t = new Trainer(rs, ts, fs);
             Trainer.Data[] d = t.load(files, System.out::println);
             double fitted = t.fitK(d[0]);
             if (fixedK != null) {
@@ -222,10 +235,10 @@ public final class NnueCommand implements Runnable {
             t.saveCheckpoint(Path.of(out + ".ckpt"));
             t.quantise().write(Path.of(out + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
-                            + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d%ntraining: %d epochs, batch %d, lr %s, "
+                            + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%ntraining: %d epochs, batch %d, lr %s, "
                             + "gamma %s, lambda %s, seed %d, K %.4f%s, %d s%nbest validation loss: %.6f%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
-                    Network.QB, epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
+                    Network.QB, fs.kingFiles, fs.kingRanks, epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
                     (System.currentTimeMillis() - t0) / 1000,
                     best);
             Files.writeString(Path.of(out + ".manifest"), manifest);

@@ -190,9 +190,9 @@ public final class Search {
     /** Plays a move in the search, noting the features it switches for the net. */
     private void makeMove(int m, int ply) {
         if (nnue != null) {
-            nnue.push(pos, m, ply);
+            boolean refresh = nnue.push(pos, m, ply);
             pos.doMove(m);
-            if (Accumulators.needsRefresh(m)) {
+            if (refresh) {
                 nnue.refresh(pos, ply + 1);
             }
         } else {

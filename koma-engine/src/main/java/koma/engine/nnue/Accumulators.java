@@ -10,8 +10,9 @@ import koma.rules.RuleSet;
  * (first player's at 0, second's at H) for the position at that ply. {@link #push} only notes which features the
  * move switches (at most two on and two off per perspective); the sums of a ply are computed when it is evaluated,
  * from the nearest computed ply before it, so that moves searched without an evaluation cost no update. Castling
- * (which moves two pieces) is refreshed from scratch right after it is played. Undoing a move is just going back a
- * ply. Preallocated for the search's plies, so the search allocates nothing.
+ * (which moves two pieces), a king's move into another king bucket and the capture of a royal piece are refreshed
+ * from scratch right after they are played ({@link #push} says so). Undoing a move is just going back a ply.
+ * Preallocated for the search's plies, so the search allocates nothing.
  */
 public final class Accumulators {
     private final Network net;
@@ -29,7 +30,7 @@ public final class Accumulators {
     public Accumulators(Network net, RuleSet rs, int plies) {
         this.net = net;
         this.rs = rs;
-        this.fs = new FeatureSet(rs);
+        this.fs = new FeatureSet(rs, net.kingFiles, net.kingRanks);
         if (fs.layoutHash != net.layoutHash) {
             throw new IllegalArgumentException("the net was made for another layout of " + rs.id);
         }
@@ -71,10 +72,11 @@ public final class Accumulators {
     }
 
     /**
-     * Notes the features {@code move} switches, from {@code p} before the move is played, for ply + 1. After a
-     * castling move is played, call {@link #refresh} for ply + 1 ({@link #needsRefresh}).
+     * Notes the features {@code move} switches, from {@code p} before the move is played, for ply + 1. Returns true
+     * when they cannot be noted (castling, a king's move into another bucket, a royal piece taken): then call
+     * {@link #refresh} for ply + 1 once the move is played.
      */
-    public void push(Position p, int move, int ply) {
+    public boolean push(Position p, int move, int ply) {
         int[] add = added[ply + 1], rem = removed[ply + 1];
         java.util.Arrays.fill(add, -1);
         java.util.Arrays.fill(rem, -1);
@@ -83,18 +85,24 @@ public final class Accumulators {
         int kind = Move.kind(move);
         int to = Move.to(move);
         if (kind == Move.CASTLING) {
-            return;
+            return true;
         }
+        int b0 = fs.bucket(p, 0), b1 = fs.bucket(p, 1);
         if (kind == Move.DROP) {
             int type = Move.type(move);
             int held = p.handCount(us, type);
             for (int persp = 0; persp < 2; persp++) {
-                rem[persp * 2] = fs.hand(persp, us, type, held);
-                add[persp * 2] = fs.piece(persp, us, type, to);
+                int b = persp == 0 ? b0 : b1;
+                rem[persp * 2] = fs.hand(persp, b, us, type, held);
+                add[persp * 2] = fs.piece(persp, b, us, type, to);
             }
-            return;
+            return false;
         }
         int from = Move.from(move);
+        if (fs.buckets > 1 && (from == p.kingSquare(us) && fs.bucketOf(us, to) != (us == 0 ? b0 : b1)
+                || to == p.kingSquare(us ^ 1))) {
+            return true;
+        }
         int type = p.typeAt(from);
         int newType = kind == Move.PROMOTION ? Move.type(move) : type;
         int capSq = kind == Move.EN_PASSANT ? rs.geometry.square(rs.geometry.file(to), rs.geometry.rank(from)) : to;
@@ -107,20 +115,17 @@ public final class Accumulators {
             handCount = p.handCount(us, handType) + 1;
         }
         for (int persp = 0; persp < 2; persp++) {
-            rem[persp * 2] = fs.piece(persp, us, type, from);
-            add[persp * 2] = fs.piece(persp, us, newType, to);
+            int b = persp == 0 ? b0 : b1;
+            rem[persp * 2] = fs.piece(persp, b, us, type, from);
+            add[persp * 2] = fs.piece(persp, b, us, newType, to);
             if (capture) {
-                rem[persp * 2 + 1] = fs.piece(persp, us ^ 1, capType, capSq);
+                rem[persp * 2 + 1] = fs.piece(persp, b, us ^ 1, capType, capSq);
                 if (handType >= 0) {
-                    add[persp * 2 + 1] = fs.hand(persp, us, handType, handCount);
+                    add[persp * 2 + 1] = fs.hand(persp, b, us, handType, handCount);
                 }
             }
         }
-    }
-
-    /** Whether ply + 1 must be refreshed after playing {@code move} (castling moves a second piece). */
-    public static boolean needsRefresh(int move) {
-        return Move.kind(move) == Move.CASTLING;
+        return false;
     }
 
     /** The net's evaluation of the position at {@code ply} for {@code sideToMove}, in centipawns. */

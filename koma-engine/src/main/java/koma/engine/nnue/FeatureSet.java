@@ -14,9 +14,18 @@ import koma.rules.RuleSet;
  * do: mirrored top to bottom when the start position is symmetric that way (chess, Shodo), turned half round when
  * it is symmetric under that (shogi, Wa shogi). Layout: piece features {@code (rel * types + type) * squares + sq}
  * ({@code rel} 0 for the perspective's own pieces), then the hand features.
+ *
+ * <p>King buckets (optional): the board seen from a perspective is cut into a grid of {@code kingFiles} x
+ * {@code kingRanks} equal regions, and the whole layout above is repeated once per region; a perspective's features
+ * are those of the region its own royal piece stands in (region 0 when it has none). So the net can weigh every
+ * piece by where the own king is, as shogi engines' HalfKP does, at a cost of {@code kingFiles x kingRanks} times the
+ * inputs. A move of the king into another region switches all of that perspective's features
+ * ({@link Accumulators#push} asks for a refresh). A 1 x 1 grid is the layout without buckets.
  */
 public final class FeatureSet {
     public final int squares, types, inputs;
+    /** The king-bucket grid (1 x 1: none), and the features of one bucket (inputs / buckets). */
+    public final int kingFiles, kingRanks, buckets, perBucket;
     private final int files, ranks;
     /** Whether the second perspective turns the board half round (otherwise it mirrors the ranks). */
     public final boolean rotate;
@@ -28,7 +37,13 @@ public final class FeatureSet {
     /** A fingerprint of the layout, stored in a net so that a net is never read for a different layout. */
     public final long layoutHash;
 
+    /** The layout without king buckets. */
     public FeatureSet(RuleSet rs) {
+        this(rs, 1, 1);
+    }
+
+    /** The layout with a {@code kingFiles} x {@code kingRanks} grid of king buckets (1 x 1: none). */
+    public FeatureSet(RuleSet rs, int kingFiles, int kingRanks) {
         files = rs.geometry.files;
         ranks = rs.geometry.ranks;
         squares = rs.geometry.squares;
@@ -58,15 +73,41 @@ public final class FeatureSet {
                 }
             }
         }
-        inputs = n;
+        if (kingFiles < 1 || kingFiles > files || kingRanks < 1 || kingRanks > ranks) {
+            throw new IllegalArgumentException("king buckets: a grid of " + kingFiles + " x " + kingRanks + " does not fit "
+                    + rs.id + "'s " + files + " x " + ranks + " board");
+        }
+        this.kingFiles = kingFiles;
+        this.kingRanks = kingRanks;
+        buckets = kingFiles * kingRanks;
+        perBucket = n;
+        inputs = n * buckets;
         long h = 1469598103934665603L;
-        for (long v : new long[]{files, ranks, types, inputs, rotate ? 1 : 0}) {
+        for (long v : new long[]{files, ranks, types, perBucket, rotate ? 1 : 0}) {
             h = (h ^ v) * 1099511628211L;
         }
         for (int c : handCap) {
             h = (h ^ c) * 1099511628211L;
         }
+        if (buckets > 1) { // a layout without buckets keeps the fingerprint it had before buckets existed
+            h = (h ^ kingFiles) * 1099511628211L;
+            h = (h ^ kingRanks) * 1099511628211L;
+        }
         layoutHash = h;
+    }
+
+    /** The king bucket of {@code persp} in {@code p}: the region of the grid its own royal piece stands in. */
+    public int bucket(Position p, int persp) {
+        return buckets == 1 ? 0 : bucketOf(persp, p.kingSquare(persp));
+    }
+
+    /** The king bucket of {@code persp} with its royal piece on {@code kingSq} (negative: none, bucket 0). */
+    public int bucketOf(int persp, int kingSq) {
+        if (buckets == 1 || kingSq < 0) {
+            return 0;
+        }
+        int o = orient(persp, kingSq);
+        return (o / files) * kingRanks / ranks * kingFiles + (o % files) * kingFiles / files;
     }
 
     /** Whether the start position equals itself with colours swapped and the board mirrored or turned. */
@@ -91,28 +132,43 @@ public final class FeatureSet {
         return rotate ? squares - 1 - sq : (ranks - 1 - sq / files) * files + sq % files;
     }
 
-    /** The feature of a piece of {@code color} and {@code type} on {@code sq}, seen by {@code persp}. */
+    /** The feature of a piece of {@code color} and {@code type} on {@code sq}, seen by {@code persp} (bucket 0). */
     public int piece(int persp, int color, int type, int sq) {
         return ((color == persp ? 0 : types) + type) * squares + orient(persp, sq);
     }
 
-    /** The feature switched on by holding the {@code count}-th piece of {@code type}, or -1 when not encoded. */
+    /** The same in king bucket {@code bucket}. */
+    public int piece(int persp, int bucket, int color, int type, int sq) {
+        return bucket * perBucket + piece(persp, color, type, sq);
+    }
+
+    /**
+     * The feature switched on by holding the {@code count}-th piece of {@code type} (bucket 0), or -1 when not
+     * encoded.
+     */
     public int hand(int persp, int color, int type, int count) {
         int base = handBase[(color == persp ? 0 : types) + type];
         return base < 0 || count < 1 || count > handCap[type] ? -1 : base + count - 1;
     }
 
+    /** The same in king bucket {@code bucket}. */
+    public int hand(int persp, int bucket, int color, int type, int count) {
+        int f = hand(persp, color, type, count);
+        return f < 0 ? -1 : bucket * perBucket + f;
+    }
+
     /** Writes the active features of {@code p} seen by {@code persp} into {@code out}; returns their number. */
     public int active(Position p, int persp, int[] out) {
         int n = 0;
+        int bucket = bucket(p, persp);
         for (int c = 0; c < 2; c++) {
             for (int i = 0, k = p.pieceCount(c); i < k; i++) {
                 int sq = p.pieceSquare(c, i);
-                out[n++] = piece(persp, c, p.typeAt(sq), sq);
+                out[n++] = piece(persp, bucket, c, p.typeAt(sq), sq);
             }
             for (int type : handTypes) {
                 for (int k = 1, held = p.handCount(c, type); k <= held; k++) {
-                    int f = hand(persp, c, type, k);
+                    int f = hand(persp, bucket, c, type, k);
                     if (f >= 0) {
                         out[n++] = f;
                     }

@@ -23,20 +23,24 @@ import koma.rules.RuleSet;
  *
  * <p>File format (the engine's resource format, gzip-compressed, big-endian): the magic {@code KOMANNUE}, format
  * version 1, the rule-set id, the {@link FeatureSet#layoutHash}, inputs, H, then featureWeights[input * H + h],
- * featureBias[H], outputWeights[2H] (the side to move's half first) as int16 and the output bias as int32.
+ * featureBias[H], outputWeights[2H] (the side to move's half first) as int16 and the output bias as int32. Version 2
+ * (a net with king buckets) has the bucket grid's files and ranks as two int32 after the layout hash; a net without
+ * buckets is written as version 1.
  */
 public final class Network {
     public static final int QA = 255, QB = 64, SCALE = 400;
     /** The largest output weight (1.98 x QB): what keeps the output's int sums ({@link Kernels#half}) from overflowing. */
     public static final int MAX_OUTPUT_WEIGHT = 127;
     private static final long MAGIC = 0x4B4F4D414E4E5545L; // "KOMANNUE"
-    private static final int VERSION = 1;
+    private static final int VERSION = 1, VERSION_BUCKETS = 2;
     /** The directory of the built-in nets (class-path resources). */
     public static final String RESOURCE_DIR = "/koma/engine/nnue/";
 
     public final String ruleSet;
     public final long layoutHash;
     public final int inputs, hidden;
+    /** The king-bucket grid of its inputs ({@link FeatureSet}; 1 x 1: none). */
+    public final int kingFiles, kingRanks;
     /**
      * featureWeights[input * H + h], followed by one row of zeros (row {@link #inputs}): an update that switches
      * fewer features than its loop has slots points the rest at that row, so that one branch-free pass serves every
@@ -46,8 +50,14 @@ public final class Network {
     final short[] featureBias, outputWeights;
     final int outputBias;
 
+    /** A net without king buckets. */
     public Network(String ruleSet, long layoutHash, int inputs, int hidden, short[] featureWeights,
                    short[] featureBias, short[] outputWeights, int outputBias) {
+        this(ruleSet, layoutHash, 1, 1, inputs, hidden, featureWeights, featureBias, outputWeights, outputBias);
+    }
+
+    public Network(String ruleSet, long layoutHash, int kingFiles, int kingRanks, int inputs, int hidden,
+                   short[] featureWeights, short[] featureBias, short[] outputWeights, int outputBias) {
         if (featureWeights.length != inputs * hidden || featureBias.length != hidden
                 || outputWeights.length != 2 * hidden) {
             throw new IllegalArgumentException("net arrays do not match " + inputs + " inputs and " + hidden
@@ -60,6 +70,8 @@ public final class Network {
         }
         this.ruleSet = ruleSet;
         this.layoutHash = layoutHash;
+        this.kingFiles = kingFiles;
+        this.kingRanks = kingRanks;
         this.inputs = inputs;
         this.hidden = hidden;
         this.featureWeights = java.util.Arrays.copyOf(featureWeights, (inputs + 1) * hidden);
@@ -81,9 +93,14 @@ public final class Network {
         GZIPOutputStream gz = new GZIPOutputStream(raw);
         DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(gz, 1 << 16));
         out.writeLong(MAGIC);
-        out.writeInt(VERSION);
+        boolean bucketed = kingFiles * kingRanks > 1;
+        out.writeInt(bucketed ? VERSION_BUCKETS : VERSION);
         out.writeUTF(ruleSet);
         out.writeLong(layoutHash);
+        if (bucketed) {
+            out.writeInt(kingFiles);
+            out.writeInt(kingRanks);
+        }
         out.writeInt(inputs);
         out.writeInt(hidden);
         short[] weights = java.util.Arrays.copyOf(featureWeights, inputs * hidden);
@@ -123,15 +140,26 @@ public final class Network {
                 throw new IOException(name + ": not a Koma net (bad magic)");
             }
             int version = in.readInt();
-            if (version != VERSION) {
-                throw new IOException(name + ": net format version " + version + ", this engine reads " + VERSION);
+            if (version != VERSION && version != VERSION_BUCKETS) {
+                throw new IOException(name + ": net format version " + version + ", this engine reads " + VERSION
+                        + " and " + VERSION_BUCKETS);
             }
             String id = in.readUTF();
             if (!id.equals(rs.id)) {
                 throw new IOException(name + ": a net for " + id + ", not " + rs.id);
             }
             long hash = in.readLong();
-            FeatureSet fs = new FeatureSet(rs);
+            int kingFiles = 1, kingRanks = 1;
+            if (version == VERSION_BUCKETS) {
+                kingFiles = in.readInt();
+                kingRanks = in.readInt();
+            }
+            FeatureSet fs;
+            try {
+                fs = new FeatureSet(rs, kingFiles, kingRanks);
+            } catch (IllegalArgumentException e) {
+                throw new IOException(name + ": " + e.getMessage());
+            }
             int inputs = in.readInt(), hidden = in.readInt();
             if (hash != fs.layoutHash || inputs != fs.inputs) {
                 throw new IOException(name + ": its inputs (" + inputs + ") do not match the rule set's layout ("
@@ -143,7 +171,7 @@ public final class Network {
             short[] fw = readShorts(in, inputs * hidden), fb = readShorts(in, hidden), ow = readShorts(in, 2 * hidden);
             int ob = in.readInt();
             try {
-                return new Network(id, hash, inputs, hidden, fw, fb, ow, ob);
+                return new Network(id, hash, kingFiles, kingRanks, inputs, hidden, fw, fb, ow, ob);
             } catch (IllegalArgumentException e) {
                 throw new IOException(name + ": " + e.getMessage());
             }

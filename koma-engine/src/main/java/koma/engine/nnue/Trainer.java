@@ -27,6 +27,11 @@ import koma.rules.notation.Fen;
  * by {@code gamma} per epoch, mini-batches split over threads, weights clipped to what int16 holds after
  * quantisation. Every {@code holdoutEvery}-th shard is kept out of training to measure a validation loss after each
  * epoch; the epoch with the lowest validation loss is kept. The data are shuffled (seeded) every epoch.
+ *
+ * <p>With king buckets the float model also has one shared block of the inputs of a single bucket (a factoriser,
+ * as shogi trainers do for HalfKP): each position switches on its bucket's features and the same features in the
+ * shared block, so what holds in every bucket is learnt from all the data, and a bucket's own weights learn only
+ * the differences. The export adds the shared block to every bucket, so the net computes what the model does.
  */
 public final class Trainer {
     /** Settings of a training run. */
@@ -110,21 +115,29 @@ public final class Trainer {
     float ob;
     private double k = 1;
 
+    /** A trainer of a net without king buckets. */
     public Trainer(RuleSet rs, Settings s) {
+        this(rs, s, new FeatureSet(rs));
+    }
+
+    /** A trainer of a net with the inputs of {@code fs} (its king buckets). */
+    public Trainer(RuleSet rs, Settings s, FeatureSet fs) {
         this.rs = rs;
-        this.fs = new FeatureSet(rs);
-        if (fs.inputs > Character.MAX_VALUE) {
-            throw new IllegalArgumentException(rs.id + " has " + fs.inputs + " inputs, more than the trainer holds");
-        }
+        this.fs = fs;
         this.s = s;
-        this.n = fs.inputs;
+        this.n = fs.inputs + (factorised() ? fs.perBucket : 0);
+        if (n > Character.MAX_VALUE) {
+            throw new IllegalArgumentException(rs.id + " has " + n + " inputs" + (factorised() ? " with the shared block"
+                    : "") + ", more than the trainer holds (" + (int) Character.MAX_VALUE + "); fewer king buckets");
+        }
         this.h = s.hidden();
         Random rng = new Random(s.seed());
         w = new float[n * h];
         b = new float[h];
         ow = new float[2 * h];
         float a = (float) (1 / Math.sqrt(Math.max(8, fs.maxActive() / 2.0)));
-        for (int i = 0; i < w.length; i++) {
+        // factorised: the buckets' own weights start at 0, so the model starts as the shared block alone
+        for (int i = factorised() ? fs.inputs * h : 0; i < w.length; i++) {
             w[i] = (float) ((rng.nextDouble() * 2 - 1) * a);
         }
         for (int i = 0; i < h; i++) {
@@ -136,10 +149,32 @@ public final class Trainer {
         }
     }
 
+    /** Whether the model has the shared block of a bucketed layout (see the class comment). */
+    private boolean factorised() {
+        return fs.buckets > 1;
+    }
+
+    /** The model's inputs of {@code pos} seen by {@code persp}: the layout's, then the shared block's. */
+    int features(Position pos, int persp, int[] out) {
+        int cnt = fs.active(pos, persp, out);
+        if (!factorised()) {
+            return cnt;
+        }
+        for (int i = 0; i < cnt; i++) {
+            out[cnt + i] = fs.inputs + out[i] % fs.perBucket;
+        }
+        return 2 * cnt;
+    }
+
+    /** Scratch size for {@link #features}. */
+    int maxFeatures() {
+        return fs.maxActive() * (factorised() ? 2 : 1);
+    }
+
     /** Reads the shards of {@code dirs} into training and held-out data. */
     public Data[] load(List<Path> files, Consumer<String> log) throws IOException {
         Data train = new Data(), val = new Data();
-        int[] us = new int[fs.maxActive()], them = new int[fs.maxActive()];
+        int[] us = new int[maxFeatures()], them = new int[maxFeatures()];
         long t0 = System.currentTimeMillis();
         for (Path f : files) {
             String name = f.getFileName().toString();
@@ -161,8 +196,8 @@ public final class Trainer {
                         throw new IOException(f + ":" + ln + ": " + e.getMessage());
                     }
                     int stm = pos.sideToMove();
-                    int cnt = fs.active(pos, stm, us);
-                    fs.active(pos, stm ^ 1, them);
+                    int cnt = features(pos, stm, us);
+                    features(pos, stm ^ 1, them);
                     d.add(us, them, cnt, Integer.parseInt(p[2]), Double.parseDouble(p[1]));
                 }
             }
@@ -391,9 +426,14 @@ public final class Trainer {
 
     /** The quantised net (the export). */
     public Network quantise() {
-        short[] fw = new short[w.length], fb = new short[h], qo = new short[2 * h];
-        for (int i = 0; i < w.length; i++) {
-            fw[i] = (short) Math.round(w[i] * Network.QA);
+        short[] fw = new short[fs.inputs * h], fb = new short[h], qo = new short[2 * h];
+        for (int i = 0; i < fw.length; i++) {
+            float x = w[i];
+            if (factorised()) { // the shared block added to every bucket
+                int f = i / h;
+                x = Math.max(-CLIP, Math.min(CLIP, x + w[(fs.inputs + f % fs.perBucket) * h + i % h]));
+            }
+            fw[i] = (short) Math.round(x * Network.QA);
         }
         for (int i = 0; i < h; i++) {
             fb[i] = (short) Math.round(b[i] * Network.QA);
@@ -401,7 +441,8 @@ public final class Trainer {
         for (int i = 0; i < 2 * h; i++) {
             qo[i] = (short) Math.round(ow[i] * Network.QB);
         }
-        return new Network(rs.id, fs.layoutHash, n, h, fw, fb, qo, Math.round(ob * Network.QA * Network.QB));
+        return new Network(rs.id, fs.layoutHash, fs.kingFiles, fs.kingRanks, fs.inputs, h, fw, fb, qo,
+                Math.round(ob * Network.QA * Network.QB));
     }
 
     /** Saves the float model (a checkpoint that {@link #loadCheckpoint} reads, and that export quantises). */
@@ -421,6 +462,22 @@ public final class Trainer {
         }
     }
 
+    /**
+     * The layout whose fingerprint a checkpoint names: without king buckets, or the bucket grid that gives it (a
+     * checkpoint does not store the grid itself, so that those written before buckets existed still read).
+     */
+    private static FeatureSet layoutOf(RuleSet rs, long hash) {
+        for (int f = 1; f <= rs.geometry.files; f++) {
+            for (int r = 1; r <= rs.geometry.ranks; r++) {
+                FeatureSet fs = new FeatureSet(rs, f, r);
+                if (fs.layoutHash == hash) {
+                    return fs;
+                }
+            }
+        }
+        return new FeatureSet(rs);
+    }
+
     /** Reads a checkpoint written by {@link #saveCheckpoint} for this rule set into a trainer of its size. */
     public static Trainer loadCheckpoint(Path file, RuleSet rs) throws IOException {
         try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
@@ -430,7 +487,7 @@ public final class Trainer {
             }
             long hash = in.readLong();
             int n = in.readInt(), h = in.readInt();
-            Trainer t = new Trainer(rs, new Settings(h, 1, 1, 0, 1, 0, 2, 0, 1));
+            Trainer t = new Trainer(rs, new Settings(h, 1, 1, 0, 1, 0, 2, 0, 1), layoutOf(rs, hash));
             if (hash != t.fs.layoutHash || n != t.n) {
                 throw new IOException(file + ": made for another input layout of " + rs.id);
             }

@@ -30,6 +30,26 @@ class NnueTest {
     }
 
     /**
+     * A net with king buckets and random weights, every bucket's its own (a trainer's starting net has the same
+     * weights in every bucket, which would hide a wrong bucket).
+     */
+    static Network randomNet(RuleSet rs, int kingFiles, int kingRanks, int hidden, long seed) {
+        FeatureSet fs = new FeatureSet(rs, kingFiles, kingRanks);
+        Random rng = new Random(seed);
+        short[] fw = new short[fs.inputs * hidden], fb = new short[hidden], ow = new short[2 * hidden];
+        for (int i = 0; i < fw.length; i++) {
+            fw[i] = (short) (rng.nextInt(81) - 40);
+        }
+        for (int i = 0; i < hidden; i++) {
+            fb[i] = (short) rng.nextInt(128);
+        }
+        for (int i = 0; i < ow.length; i++) {
+            ow[i] = (short) (rng.nextInt(255) - 127);
+        }
+        return new Network(rs.id, fs.layoutHash, kingFiles, kingRanks, fs.inputs, hidden, fw, fb, ow, 0);
+    }
+
+    /**
      * Random games played the way the search plays them (moves made and taken back, null moves, evaluations at
      * some plies only): the lazily updated accumulators give exactly the evaluation of a full refresh at every ply.
      */
@@ -37,7 +57,22 @@ class NnueTest {
     @MethodSource("ids")
     void incrementalEqualsRefresh(String id) {
         RuleSet rs = RuleSet.of(id);
-        Network net = randomNet(rs, 32, 7);
+        incrementalEqualsRefresh(rs, randomNet(rs, 32, 7));
+    }
+
+    /**
+     * The same with king buckets (a 2 x 2 grid, which fits every board and the trainer's input limit): the features of a perspective follow its king's region, and the
+     * moves that change a region are refreshed.
+     */
+    @ParameterizedTest
+    @MethodSource("ids")
+    void incrementalEqualsRefreshWithKingBuckets(String id) {
+        RuleSet rs = RuleSet.of(id);
+        incrementalEqualsRefresh(rs, randomNet(rs, 2, 2, 32, 7));
+    }
+
+    private static void incrementalEqualsRefresh(RuleSet rs, Network net) {
+        String id = rs.id;
         Accumulators inc = new Accumulators(net, rs, 64), full = new Accumulators(net, rs, 64);
         Random rng = new Random(id.hashCode());
         int checked = 0;
@@ -64,9 +99,9 @@ class NnueTest {
                     line[ply++] = 0;
                 } else {
                     int m = moves[rng.nextInt(moves.length)];
-                    inc.push(p, m, ply);
+                    boolean refresh = inc.push(p, m, ply);
                     p.doMove(m);
-                    if (Accumulators.needsRefresh(m)) {
+                    if (refresh) {
                         inc.refresh(p, ply + 1);
                     }
                     line[ply++] = m;
@@ -94,6 +129,23 @@ class NnueTest {
         assertArrayEquals(net.featureWeights, back.featureWeights);
         assertArrayEquals(net.outputWeights, back.outputWeights);
         assertEquals(net.outputBias, back.outputBias);
+    }
+
+    /** A net with king buckets written and read back keeps its grid and weights; its layout is not the plain one. */
+    @ParameterizedTest
+    @MethodSource("ids")
+    void fileRoundTripWithKingBuckets(String id) throws IOException {
+        RuleSet rs = RuleSet.of(id);
+        Network net = randomNet(rs, 2, 3, 8, 3);
+        assertEquals(6 * new FeatureSet(rs).inputs, net.inputs);
+        assertTrue(net.layoutHash != new FeatureSet(rs).layoutHash);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        net.write(out);
+        Network back = Network.read(new ByteArrayInputStream(out.toByteArray()), rs, "test");
+        assertEquals(2, back.kingFiles);
+        assertEquals(3, back.kingRanks);
+        assertArrayEquals(net.featureWeights, back.featureWeights);
+        assertArrayEquals(net.outputWeights, back.outputWeights);
     }
 
     /** A net for another rule set, a truncated net and a file that is no net are refused, saying why. */
@@ -157,6 +209,44 @@ class NnueTest {
     }
 
     /**
+     * With king buckets the exported net computes what the factorised float model does (the shared block added to
+     * every bucket): within the same bound as without, on random positions of every rule set, with every weight of
+     * the model its own (as after training; the buckets' own weights start at 0).
+     */
+    @ParameterizedTest
+    @MethodSource("ids")
+    void quantisedMatchesFloatWithKingBuckets(String id) {
+        RuleSet rs = RuleSet.of(id);
+        Trainer t = new Trainer(rs, new Trainer.Settings(32, 1, 1, 0, 1, 0, 2, 5, 1), new FeatureSet(rs, 2, 2));
+        Random rng = new Random(13);
+        for (int i = 0; i < t.w.length; i++) { // as if trained: every weight its own
+            t.w[i] = (float) ((rng.nextDouble() * 2 - 1) * 0.05);
+        }
+        Network net = t.quantise();
+        Accumulators acc = new Accumulators(net, rs, 4);
+        int[] us = new int[t.maxFeatures()], them = new int[t.maxFeatures()];
+        float[] a = new float[32], b = new float[32];
+        for (int i = 0; i < 50; i++) {
+            Position p = Position.start(rs);
+            for (int ply = 0, n = rng.nextInt(40); ply < n; ply++) {
+                int[] moves = p.legalMoves();
+                if (moves.length == 0) {
+                    break;
+                }
+                p.doMove(moves[rng.nextInt(moves.length)]);
+            }
+            Trainer.Data d = new Trainer.Data();
+            int k = t.features(p, p.sideToMove(), us);
+            t.features(p, p.sideToMove() ^ 1, them);
+            d.add(us, them, k, 0, 0.5);
+            double expected = t.forward(d, 0, a, b) * Network.SCALE;
+            acc.refresh(p, 0);
+            int got = acc.evaluate(0, p.sideToMove());
+            assertEquals(expected, got, 20 + Math.abs(expected) * 0.03, id + " " + p);
+        }
+    }
+
+    /**
      * The second player's view of the start position is the first player's: the same features, so a net sees the
      * start the same from both sides (mirrored for chess-like starts, turned for shogi-like ones).
      */
@@ -172,5 +262,32 @@ class NnueTest {
         java.util.Arrays.sort(a, 0, n);
         java.util.Arrays.sort(b, 0, m);
         assertArrayEquals(java.util.Arrays.copyOf(a, n), java.util.Arrays.copyOf(b, m), id);
+    }
+
+    /**
+     * King buckets are taken from each side's own view: in shogi with a 3 x 1 grid both kings start in the middle
+     * region, and a sente king castled on 8h is in the same region as a gote king on the square it mirrors to (2b),
+     * a region other than the start's (the rules core's names: b2 and h8; 9a is a9).
+     */
+    @Test
+    void kingBucketsSeenFromEachSide() {
+        RuleSet rs = RuleSet.of("shogi");
+        FeatureSet fs = new FeatureSet(rs, 3, 1);
+        Position start = Position.start(rs);
+        assertEquals(fs.bucket(start, 0), fs.bucket(start, 1));
+        int s8h = square(rs, "b2"), g2b = square(rs, "h8");
+        assertEquals(fs.bucketOf(0, s8h), fs.bucketOf(1, g2b));
+        assertTrue(fs.bucketOf(0, s8h) != fs.bucket(start, 0));
+        assertEquals(fs.bucketOf(0, s8h), fs.bucketOf(0, square(rs, "a9")), "the file decides with one rank region");
+        assertThrows(IllegalArgumentException.class, () -> new FeatureSet(rs, 10, 1));
+    }
+
+    private static int square(RuleSet rs, String name) {
+        for (int sq = 0; sq < rs.geometry.squares; sq++) {
+            if (rs.geometry.squareName(sq).equals(name)) {
+                return sq;
+            }
+        }
+        throw new IllegalArgumentException(name);
     }
 }

@@ -73,6 +73,38 @@ class PipelineTest {
         assertEquals(16, back.hidden);
     }
 
+    /**
+     * The same with king buckets (2 x 2) and the shared block: training lowers the held-out loss, the exported net
+     * keeps its grid, and a checkpoint read back (nnue export) names the same layout and exports the same net.
+     */
+    @Test
+    void trainingWithKingBuckets() throws Exception {
+        RuleSet rs = RuleSet.of("minishogi");
+        Path data = dir.resolve("data");
+        DataGen.run(new DataGen.Settings(rs, data, 0, 10, 6, 300, 4, 120, 9, 2, SelfPlay.HAND_WRITTEN), null);
+        Trainer t = new Trainer(rs, new Trainer.Settings(16, 12, 256, 0.005, 0.9, 0.75, 5, 3, 2),
+                new FeatureSet(rs, 2, 2));
+        List<Path> files;
+        try (var st = Files.list(data)) {
+            files = st.sorted().toList();
+        }
+        Trainer.Data[] d = t.load(files, line -> { });
+        t.fitK(d[0]);
+        double before = t.loss(d[1]);
+        double after = t.train(d[0], d[1], line -> { });
+        assertTrue(after < before * 0.9, "held-out loss " + before + " -> " + after);
+        Network net = t.quantise();
+        assertEquals(4 * new FeatureSet(rs).inputs, net.inputs);
+        Path ckpt = dir.resolve("m.ckpt"), file = dir.resolve("m.nnue");
+        t.saveCheckpoint(ckpt);
+        net.write(file);
+        Network back = Network.read(file, rs), exported = Trainer.loadCheckpoint(ckpt, rs).quantise();
+        assertEquals(2, back.kingFiles);
+        assertEquals(2, back.kingRanks);
+        assertEquals(net.layoutHash, exported.layoutHash);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(net.featureWeights, exported.featureWeights);
+    }
+
     /** A given K (nnue train --k) is kept as given, and one outside (0, 10] is refused with a message saying so. */
     @Test
     void aGivenKIsKeptAndABadOneRefused() {

@@ -181,31 +181,7 @@ class NnueTest {
     @MethodSource("ids")
     void quantisedMatchesFloat(String id) {
         RuleSet rs = RuleSet.of(id);
-        Trainer t = new Trainer(rs, new Trainer.Settings(32, 1, 1, 0, 1, 0, 2, 5, 1));
-        Network net = t.quantise();
-        Accumulators acc = new Accumulators(net, rs, 4);
-        FeatureSet fs = new FeatureSet(rs);
-        Random rng = new Random(11);
-        int[] us = new int[fs.maxActive()], them = new int[fs.maxActive()];
-        float[] a = new float[32], b = new float[32];
-        for (int i = 0; i < 50; i++) {
-            Position p = Position.start(rs);
-            for (int ply = 0, n = rng.nextInt(40); ply < n; ply++) {
-                int[] moves = p.legalMoves();
-                if (moves.length == 0) {
-                    break;
-                }
-                p.doMove(moves[rng.nextInt(moves.length)]);
-            }
-            Trainer.Data d = new Trainer.Data();
-            int k = fs.active(p, p.sideToMove(), us);
-            fs.active(p, p.sideToMove() ^ 1, them);
-            d.add(us, them, k, 0, 0.5);
-            double expected = t.forward(d, 0, a, b) * Network.SCALE;
-            acc.refresh(p, 0);
-            int got = acc.evaluate(0, p.sideToMove());
-            assertEquals(expected, got, 20 + Math.abs(expected) * 0.03, id + " " + p);
-        }
+        assertQuantisedMatchesFloat(rs, new Trainer(rs, new Trainer.Settings(32, 1, 1, 0, 1, 0, 2, 5, 1)), 11);
     }
 
     /**
@@ -222,8 +198,13 @@ class NnueTest {
         for (int i = 0; i < t.w.length; i++) { // as if trained: every weight its own
             t.w[i] = (float) ((rng.nextDouble() * 2 - 1) * 0.05);
         }
-        Network net = t.quantise();
-        Accumulators acc = new Accumulators(net, rs, 4);
+        assertQuantisedMatchesFloat(rs, t, 17);
+    }
+
+    /** The quantised net of {@code t} evaluates 50 random positions as its float model does (see above). */
+    private static void assertQuantisedMatchesFloat(RuleSet rs, Trainer t, long seed) {
+        Accumulators acc = new Accumulators(t.quantise(), rs, 4);
+        Random rng = new Random(seed);
         int[] us = new int[t.maxFeatures()], them = new int[t.maxFeatures()];
         float[] a = new float[32], b = new float[32];
         for (int i = 0; i < 50; i++) {
@@ -242,7 +223,7 @@ class NnueTest {
             double expected = t.forward(d, 0, a, b) * Network.SCALE;
             acc.refresh(p, 0);
             int got = acc.evaluate(0, p.sideToMove());
-            assertEquals(expected, got, 20 + Math.abs(expected) * 0.03, id + " " + p);
+            assertEquals(expected, got, 20 + Math.abs(expected) * 0.03, rs.id + " " + p);
         }
     }
 

@@ -66,9 +66,9 @@ final class GameService implements AutoCloseable {
     private final GameWriter writer;
     /**
      * The heartbeat of the previous run (when a server on this database was last known alive), read when this
-     * service was made: {@link #resume} gives the running clocks back the time since then. Read any later, it may be
-     * this run's own heartbeat (a slow start: a second or more between construction and resume), and the time the
-     * server was down would be charged.
+     * service was made: {@link #resume}, and a cluster node taking over a game nobody owned, give the running clocks
+     * back the time since then. Read any later, it may be this run's own heartbeat (a slow start: a second or more
+     * between construction and resume), and the time the server was down would be charged.
      */
     private final long aliveBeforeStart;
     private final Feed feed;
@@ -209,8 +209,8 @@ final class GameService implements AutoCloseable {
 
     /**
      * A game this node took over from a dead node (or that no node owned): loaded, its running side given back the
-     * time since the dead node was last known alive ({@code deadAt}; 0: the database's heartbeat), and this node's
-     * relayed feeds of it closed so that they reconnect to the game here.
+     * time since the dead node was last known alive ({@code deadAt}; 0: the heartbeat of the run before this one,
+     * {@link #aliveBeforeStart}), and this node's relayed feeds of it closed so that they reconnect to the game here.
      */
     void adopt(String id, long deadAt) {
         if (games.containsKey(id)) {
@@ -233,7 +233,7 @@ final class GameService implements AutoCloseable {
     }
 
     private void resumeTaken(LiveGame g, long deadAt) {
-        long aliveAt = deadAt > 0 ? deadAt : db.aliveAt();
+        long aliveAt = deadAt > 0 ? deadAt : aliveBeforeStart;
         try {
             apply(g, x -> x.resumeClock(aliveAt, System.currentTimeMillis()));
         } catch (GameError e) {

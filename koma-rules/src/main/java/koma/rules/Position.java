@@ -798,7 +798,6 @@ public final class Position {
         return bits.attacks(sq);
     }
 
-
     /**
      * Static exchange evaluation: whether the board move {@code move} wins at least {@code threshold} when both sides
      * then capture on its square with their least valuable piece for as long as it pays. {@code typeValue} gives a

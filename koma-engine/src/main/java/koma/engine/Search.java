@@ -32,8 +32,8 @@ public final class Search {
     static final int FEW_PIECES = 3;
     /** History scores stay within +-HISTORY_MAX; at most QUIETS_KEPT quiet moves per node get the malus. */
     static final int HISTORY_MAX = 1 << 14, QUIETS_KEPT = 64;
-    /** Shallow-depth pruning of quiet moves: the depths it applies to and its margins (centipawns). */
-    static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
+    /** Futility pruning of quiet moves: its margins (centipawns); its depth is the rule set's (SearchDefaults). */
+    static final int FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
     /** Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25 (Ethereal's, Stockfish's). */
     private static final int[][] LOG_REDUCTIONS = new int[64][64];
 
@@ -75,6 +75,10 @@ public final class Search {
     private final boolean stalemateLoses;
     /** Late-move reductions from {@link #LOG_REDUCTIONS} instead of by steps (from the rule set's SearchDefaults). */
     private final boolean logReductions;
+    /** The largest depths of late-move pruning and of futility pruning (from the rule set's SearchDefaults). */
+    private final int lmpDepth, futilityDepth;
+    /** Only checks that lose nothing by static exchange are extended (from the rule set's SearchDefaults). */
+    private final boolean safeCheckExtension;
     private final int moveRulePlies;
     /** The types that can be held in hand (none without drops). */
     private final int[] handTypes;
@@ -139,6 +143,9 @@ public final class Search {
         SearchDefaults defaults = SearchDefaults.forRuleSet(rs.id);
         setContempt(defaults.contempt());
         this.logReductions = defaults.logReductions();
+        this.lmpDepth = defaults.lmpDepth();
+        this.futilityDepth = defaults.futilityDepth();
+        this.safeCheckExtension = defaults.safeCheckExtension();
     }
 
     /**
@@ -599,8 +606,8 @@ public final class Search {
         int searched = 0, quietsSeen = 0;
         // shallow-depth pruning of quiet moves that do not give check: futility (the static evaluation is far below
         // alpha) and late-move pruning (the move comes late in the ordering)
-        boolean pruneQuiets = !pvNode && !inCheck && depth <= LMP_DEPTH && Math.abs(alpha) < MATE_BOUND;
-        boolean futile = pruneQuiets && depth <= FUTILITY_DEPTH
+        boolean pruneQuiets = !pvNode && !inCheck && depth <= lmpDepth && Math.abs(alpha) < MATE_BOUND;
+        boolean futile = pruneQuiets && depth <= futilityDepth
                 && staticEval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
         for (int i = 0; i < n; i++) {
             int m = pickNext(list, scores[ply], i, n);
@@ -625,6 +632,12 @@ public final class Search {
             if ((seeLoses || lateOrFutile) && !pos.givesCheck(m)) {
                 continue;
             }
+            // the child extends every check; a check that loses material by static exchange is searched one ply
+            // shallower here to cancel that, when the rule set extends safe checks only
+            int newDepth = depth - 1;
+            if (safeCheckExtension && pos.givesCheck(m) && !pos.seeAtLeast(m, seeValue, 0)) {
+                newDepth--;
+            }
             makeMove(m, ply);
             if (quiet) {
                 if (quietsSeen < QUIETS_KEPT) {
@@ -633,7 +646,6 @@ public final class Search {
                 quietsSeen++;
             }
             int score;
-            int newDepth = depth - 1;
             if (searched++ == 0) {
                 score = -search(newDepth, -beta, -alpha, ply + 1, true);
             } else {

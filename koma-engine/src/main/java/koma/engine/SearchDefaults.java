@@ -10,12 +10,23 @@ import java.util.Set;
  * ({@link Search#setContempt}), from -{@link Search#MAX_CONTEMPT} to {@link Search#MAX_CONTEMPT}: what a
  * {@link Search} starts with and keeps until the Contempt option is given; {@code log-reductions}, 1 for late-move
  * reductions from the logarithmic table (0.75 + ln depth x ln move number / 2.25, as in Stockfish and Ethereal),
- * 0 (the default) for one ply, two from the 8th move, three from the 16th at depth 8 or more. Each is set where a
- * match said so for that rule set.
+ * 0 (the default) for one ply, two from the 8th move, three from the 16th at depth 8 or more; {@code lmp-depth}, the
+ * largest remaining depth at which late quiet moves are pruned (3 + depth squared of them are searched; default
+ * {@link #LMP_DEPTH}, at most {@link #MAX_PRUNE_DEPTH}); {@code futility-depth}, the largest at which quiet moves
+ * are pruned when the static evaluation is far below alpha (default {@link #FUTILITY_DEPTH}, at most
+ * {@code lmp-depth}); {@code safe-check-extension}, 1 to extend only checks that lose nothing by static exchange
+ * (Stockfish's rule; a check that hangs the checking piece is searched to the normal depth), 0 (the default) to
+ * extend every check. Each is set where a match said so for that rule set.
  */
-public record SearchDefaults(int contempt, boolean logReductions) {
+public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
+                             boolean safeCheckExtension) {
     /** The keys a .search file may hold. */
-    static final Set<String> KEYS = Set.of("contempt", "log-reductions");
+    static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
+            "safe-check-extension");
+    /** Default depths of late-move pruning and futility pruning, and the largest either may be set to. */
+    static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
+    /** The defaults of a rule set without a .search file. */
+    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false);
 
     /** The defaults in the text of a .search file; {@code source} names it in error messages. */
     public static SearchDefaults parse(String text, String source) {
@@ -35,12 +46,26 @@ public record SearchDefaults(int contempt, boolean logReductions) {
         if (log != 0 && log != 1) {
             throw new IllegalArgumentException(source + ": log-reductions must be 0 or 1, got " + log);
         }
-        return new SearchDefaults(contempt, log == 1);
+        int lmp = m.getOrDefault("lmp-depth", LMP_DEPTH);
+        if (lmp < 0 || lmp > MAX_PRUNE_DEPTH) {
+            throw new IllegalArgumentException(source + ": lmp-depth must be from 0 to " + MAX_PRUNE_DEPTH + ", got "
+                    + lmp);
+        }
+        int futility = m.getOrDefault("futility-depth", Math.min(FUTILITY_DEPTH, lmp));
+        if (futility < 0 || futility > lmp) {
+            throw new IllegalArgumentException(source + ": futility-depth must be from 0 to lmp-depth (" + lmp
+                    + "), got " + futility);
+        }
+        int safe = m.getOrDefault("safe-check-extension", 0);
+        if (safe != 0 && safe != 1) {
+            throw new IllegalArgumentException(source + ": safe-check-extension must be 0 or 1, got " + safe);
+        }
+        return new SearchDefaults(contempt, log == 1, lmp, futility, safe == 1);
     }
 
     /** The built-in defaults of a rule set (all 0 without a file), or its file in {@link EvalWeights#DIR_PROPERTY}. */
     public static SearchDefaults forRuleSet(String id) {
         return EvalWeights.text(id, "search").map(t -> parse(t.text(), t.source()))
-                .orElse(new SearchDefaults(0, false));
+                .orElse(NONE);
     }
 }

@@ -139,6 +139,35 @@ class SearchTest {
         assertTrue(range.getMessage().contains("from -500 to 500, got 501"), range.getMessage());
     }
 
+    /**
+     * The pruning settings of a .search file: late-move pruning and futility depths default to 4 and 3 (the values
+     * tuned at 5000 nodes in 2026-11-21), futility may not go deeper than late-move pruning, and the safe-check
+     * extension is a flag; out-of-range values are refused naming the key.
+     */
+    @Test
+    void pruningSettingsAreReadAndChecked() {
+        SearchDefaults none = SearchDefaults.parse("", "x.search");
+        assertEquals(4, none.lmpDepth());
+        assertEquals(3, none.futilityDepth());
+        assertFalse(none.safeCheckExtension());
+        SearchDefaults set = SearchDefaults.parse("lmp-depth = 7\nfutility-depth = 5\nsafe-check-extension = 1",
+                "x.search");
+        assertEquals(7, set.lmpDepth());
+        assertEquals(5, set.futilityDepth());
+        assertTrue(set.safeCheckExtension());
+        assertEquals(2, SearchDefaults.parse("lmp-depth = 2", "x.search").futilityDepth(), "capped by lmp-depth");
+        IllegalArgumentException deep = assertThrows(IllegalArgumentException.class,
+                () -> SearchDefaults.parse("lmp-depth = 13", "x.search"));
+        assertTrue(deep.getMessage().contains("lmp-depth must be from 0 to 12, got 13"), deep.getMessage());
+        IllegalArgumentException futility = assertThrows(IllegalArgumentException.class,
+                () -> SearchDefaults.parse("lmp-depth = 4\nfutility-depth = 5", "x.search"));
+        assertTrue(futility.getMessage().contains("futility-depth must be from 0 to lmp-depth (4), got 5"),
+                futility.getMessage());
+        IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
+                () -> SearchDefaults.parse("safe-check-extension = 2", "x.search"));
+        assertTrue(flag.getMessage().contains("safe-check-extension must be 0 or 1, got 2"), flag.getMessage());
+    }
+
     @Test
     void moveTimeIsHonoured() {
         long t0 = System.currentTimeMillis();

@@ -416,6 +416,12 @@ public final class Search {
                     delta += delta / 2 + 10;
                 }
                 if (stop && depth > 1) {
+                    // a move that finished this cut-short iteration above its window's floor (the root's principal
+                    // variation is only set by a completed move) beats the last full iteration's choice
+                    if (lines == 1 && pvLength[0] > 0 && pv[0][0] != best) {
+                        best = pv[0][0];
+                        ponder = pvLength[0] > 1 ? pv[0][1] : Move.NONE;
+                    }
                     complete = false;
                     break;
                 }

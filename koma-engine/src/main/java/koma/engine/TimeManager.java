@@ -3,7 +3,8 @@ package koma.engine;
 /**
  * Turns the clock into a thinking budget: a soft limit (do not start another iteration after it) and a hard
  * limit (stop at once), in milliseconds, -1 for none. Sudden death and increments share the remaining time
- * over an expected number of moves; USI byoyomi is used almost whole once the main time is gone; a fixed
+ * over an expected number of moves; each move may spend its USI byoyomi period whole (time left in a period is
+ * lost), beside its share of the main time; a fixed
  * move time is honoured minus a safety margin for the protocol round trip.
  */
 public final class TimeManager {
@@ -18,7 +19,9 @@ public final class TimeManager {
      * {soft, hard} in milliseconds for the side to move, -1 for "no limit". The clock the opponent's referee
      * keeps is wall time, which includes process scheduling on a loaded machine, so a reserve beyond the
      * protocol overhead is never planned into the search: {@code overhead + max(min(main / 16, 100), min(4 * inc, 100))}
-     * of the main time, and a fifth of a USI byoyomi period.
+     * of the main time, and a fifth of a USI byoyomi period (at most a second). The soft limit takes the whole
+     * period: an iteration the hard limit cuts short still counts when it found a better move
+     * ({@link Search}'s iterative deepening), so stopping early would only waste time that cannot be saved.
      */
     public long[] budget(Limits l, int side) {
         if (l.infinite()) {
@@ -45,8 +48,8 @@ public final class TimeManager {
         long hard = Math.min(usable / 5 + inc, soft * 4);
         long ceiling = usable + inc / 2;
         if (l.byoyomi() > 0) {
-            long period = Math.max(1, l.byoyomi() - overhead - l.byoyomi() / 5);
-            soft += period / 2;
+            long period = Math.max(1, l.byoyomi() - overhead - Math.min(l.byoyomi() / 5, 1000));
+            soft += period;
             hard += period;
             ceiling = usable + period;
         }

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.MoveNotation;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -53,6 +57,41 @@ class SearchTest {
         String fen = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1";
         Search.Result r = search("chess", fen, Limits.depth(6));
         assertEquals(Search.MATE - 3, r.score(), "mate in two is three plies");
+    }
+
+    /**
+     * An iteration cut short (here by a node limit) still counts when a move it finished beat the last full
+     * iteration's choice: somewhere between the node counts at the ends of the two iterations where the best move
+     * changes, the limited search already answers the deeper iteration's move while its last reported iteration is
+     * the shallower one. Ignoring cut-short iterations, as the search did before, answers the shallower move there.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = ';', value = {
+            "chess; r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "shogi; ln1g3nl/1r1sg1kb1/p1pppp1pp/1p4p2/9/2P1P4/PPBP1PPPP/2S4R1/LN1GKGSNL b Ps 13",
+    })
+    void aCutShortIterationKeepsABetterMoveItFinished(String variant, String fen) {
+        RuleSet rs = RuleSet.of(variant);
+        List<SearchInfo> full = new ArrayList<>();
+        new Search(rs, new TranspositionTable(8)).search(Position.fromFen(rs, fen), Limits.depth(12),
+                new TimeManager(0), full::add);
+        int d = 1;
+        while (d < full.size() && full.get(d).pv()[0] == full.get(d - 1).pv()[0]) {
+            d++;
+        }
+        assertTrue(d < full.size(), "the best move changes between two iterations");
+        int deeper = full.get(d).pv()[0];
+        long from = full.get(d - 1).nodes(), to = full.get(d).nodes();
+        boolean kept = false;
+        for (int k = 1; k <= 64 && !kept; k++) {
+            long limit = from + (to - from) * k / 65;
+            List<SearchInfo> cut = new ArrayList<>();
+            Search.Result r = new Search(rs, new TranspositionTable(8)).search(Position.fromFen(rs, fen),
+                    Limits.nodes(limit), new TimeManager(0), cut::add);
+            kept = r.bestMove() == deeper && cut.get(cut.size() - 1).depth() == d;
+        }
+        assertTrue(kept, "no node limit between " + from + " and " + to + " answered iteration " + (d + 1)
+                + "'s move before it finished");
     }
 
     @Test

@@ -25,7 +25,10 @@ class TimeManagerTest {
     void byoyomiKeepsAFifthAndTheOverheadOfThePeriod() {
         long[] b = tm.budget(new Limits(0, 0, 0, 0, 0, 100, -1, 0, -1, false), 0);
         assertEquals(50, b[1], "100 ms byoyomi: 100 - 30 overhead - 20 reserve");
-        assertTrue(b[0] <= b[1]);
+        assertEquals(50, b[0], "the whole period: time left in it is lost");
+        long[] thirty = tm.budget(new Limits(0, 0, 0, 0, 0, 30_000, -1, 0, -1, false), 0);
+        assertEquals(28_970, thirty[1], "30 s byoyomi: 30000 - 30 overhead - 1000 reserve (a fifth, at most 1 s)");
+        assertEquals(28_970, thirty[0]);
     }
 
     @Test

@@ -63,7 +63,10 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         return new SearchDefaults(contempt, log == 1, lmp, futility, safe == 1);
     }
 
-    /** The built-in defaults of a rule set (all 0 without a file), or its file in {@link EvalWeights#DIR_PROPERTY}. */
+    /**
+     * The built-in defaults of a rule set ({@link #NONE} without a file), or its file in
+     * {@link EvalWeights#DIR_PROPERTY}.
+     */
     public static SearchDefaults forRuleSet(String id) {
         return EvalWeights.text(id, "search").map(t -> parse(t.text(), t.source()))
                 .orElse(NONE);

@@ -704,5 +704,30 @@ abstract class EvalTerm {
                     + "'psq X SQ', e.g. 'psq N e4' (a black knight on e5 in chess); the piece-square tables, only in "
                     + "rule sets whose .eval file names one of their keys"),
             perSquare("psq-eg", true, "as psq, times the endgame share: key 'psq-eg X SQ' (the tables' endgame "
-                    + "half, tapered by the phase)"));
+                    + "half, tapered by the phase)"),
+            new EvalTerm(Scope.SIDE, "king-danger2", 0, "against a quarter of the square of the king's danger: "
+                    + "king-danger's count (enemy pieces within two squares, twice when adjacent) plus enemy "
+                    + "non-pawn pieces in hand (at most 8) less king-shelter's guards, when above 0; grows fast as "
+                    + "an attack gathers. A positive weight is a penalty") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.royal;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    int k = p.kingSquare(c);
+                    if (k < 0) {
+                        return 0;
+                    }
+                    int held = 0;
+                    for (int type : x.handTypes) {
+                        if (x.handAttacker[type]) {
+                            held += p.handCount(c ^ 1, type);
+                        }
+                    }
+                    int danger = attackers(x, p, c, k) + Math.min(held, 8) - guards(x, p, c, k);
+                    return danger <= 0 ? 0 : -danger * danger;
+                }
+            }.over(4));
 }

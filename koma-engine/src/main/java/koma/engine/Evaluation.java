@@ -36,14 +36,22 @@ public final class Evaluation {
     static {
         Map<String, Integer> m = new LinkedHashMap<>();
         for (EvalTerm t : EvalTerm.ALL) {
-            if (!t.perType) {
-                m.put(t.key, t.defaultWeight);
+            if (!t.perType && m.put(t.key, t.defaultWeight) != null) {
+                throw new IllegalStateException("two evaluation terms have the key " + t.key);
             }
         }
         NAMED = Collections.unmodifiableMap(m);
     }
 
+    /**
+     * Prefix of the .eval keys that weigh a term added to a learned net's output ({@code net king-danger2 = 6}): the
+     * hand-written evaluation ignores them, {@link #netTerms} builds from them.
+     */
+    public static final String NET_PREFIX = "net ";
+
     private final RuleSet rs;
+    /** The weights given under {@link #NET_PREFIX}, by the term's own key. */
+    private final Map<String, Integer> netGiven = new LinkedHashMap<>();
     /** The board's squares (the stride of {@link #psq}). */
     private final int squares;
     /** What the terms read besides the position, and the scratch of their shared analyses. */
@@ -92,6 +100,10 @@ public final class Evaluation {
         int n = rs.pieceCount();
         unit = new int[n];
         for (String key : given.keySet()) {
+            if (key.startsWith(NET_PREFIX)) {
+                netGiven.put(key.substring(NET_PREFIX.length()), given.get(key));
+                continue;
+            }
             if (!NAMED.containsKey(key) && !isPieceKey(key)) {
                 throw new IllegalArgumentException("unknown evaluation weight '" + key + "' for " + rs.id
                         + " (known: piece letters, 'hand X' for a droppable piece, 'mobility X' for a piece that is "
@@ -325,6 +337,30 @@ public final class Evaluation {
                 }
             }
         }
+    }
+
+    /**
+     * The terms the rule set adds to a learned net's output (its {@code net KEY = W} weights) as an evaluation with
+     * every other weight 0, or null when it names none. Throws IllegalArgumentException naming a key that is not a
+     * single-key term of this rule set.
+     */
+    public Evaluation netTerms() {
+        if (netGiven.isEmpty()) {
+            return null;
+        }
+        Map<String, Integer> only = new LinkedHashMap<>();
+        for (String key : keys) {
+            only.put(key, 0);
+        }
+        for (Map.Entry<String, Integer> e : netGiven.entrySet()) {
+            if (!NAMED.containsKey(e.getKey()) || !keys.contains(e.getKey())) {
+                throw new IllegalArgumentException("unknown evaluation weight '" + NET_PREFIX + e.getKey() + "' for "
+                        + rs.id + " (a net adds single-key terms of the rule set: " + keys.stream()
+                                .filter(NAMED::containsKey).toList() + ")");
+            }
+            only.put(e.getKey(), e.getValue());
+        }
+        return new Evaluation(rs, only);
     }
 
     /** Material value of a piece type (0 for the royal piece). */

@@ -54,6 +54,8 @@ public final class Search {
 
     private final RuleSet rs;
     private final Evaluation eval;
+    /** Hand-written terms added to the net's output (the rule set's {@code net KEY} weights), or null. */
+    private final Evaluation netTerms;
     /** The learned evaluation's accumulators when a net is used ({@link #setNetwork}), else null. */
     private Accumulators nnue;
     private final TranspositionTable tt;
@@ -120,6 +122,7 @@ public final class Search {
     public Search(RuleSet rs, TranspositionTable tt) {
         this.rs = rs;
         this.eval = new Evaluation(rs);
+        this.netTerms = eval.netTerms();
         this.tt = tt;
         this.squares = rs.geometry.squares;
         Position probe = Position.start(rs);
@@ -872,7 +875,9 @@ public final class Search {
 
     /** The static evaluation, with the skill level's noise when strength is limited. */
     private int evaluate(int ply) {
-        int v = nnue != null ? nnue.evaluate(ply, pos.sideToMove()) : eval.evaluate(pos);
+        int v = nnue == null ? eval.evaluate(pos)
+                : netTerms == null ? nnue.evaluate(ply, pos.sideToMove())
+                : nnue.evaluate(ply, pos.sideToMove()) + netTerms.evaluate(pos);
         if (noise > 0) {
             long h = (pos.key() ^ noiseSeed) * 0x9E3779B97F4A7C15L;
             v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;

@@ -39,7 +39,7 @@ class EvaluationTermsTest {
     static final List<String> TRACE_SETS = List.of("defaults", "all-on", "random", "tables");
     /** Terms added to the table after commit 11e0745: switched off for the checksums that commit printed. */
     static final Set<String> ADDED_SINCE = Set.of("mop-up", "pawn-threat", "threat", "hanging", "king-attack",
-            "king-attack2", "passed-free", "passed-king-eg");
+            "king-attack2", "passed-free", "passed-king-eg", "king-danger2");
     /** Positions per rule set. */
     static final int POSITIONS = 400;
 

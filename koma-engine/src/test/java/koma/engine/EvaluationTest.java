@@ -2,6 +2,7 @@ package koma.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,6 +142,53 @@ class EvaluationTest {
         Position p = Position.fromFen(rs, "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1");
         // 2 hand attackers x 8 empty squares = 16; 40 * 16 / 8 = 80 centipawns less for black
         assertEquals(plain.evaluate(p) - 80, e.evaluate(p));
+    }
+
+    /**
+     * king-danger2 by hand: Black's king alone on 5e, White holding gold and silver: danger 0 + 2 - 0 = 2, so
+     * 40 x -(2 x 2) / 4 = -40; with a white silver next to it and only the gold in hand: 2 + 1 - 0 = 3, so
+     * 40 x -9 / 4 = -90. White's king on 1a has three guards and Black holds nothing: danger below 0, no penalty.
+     */
+    @Test
+    void kingDanger2SquaresWhatGathersAroundTheKing() {
+        RuleSet rs = RuleSet.of("shogi");
+        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs).weights());
+        w.put("king-danger2", 40);
+        Evaluation e = new Evaluation(rs, w);
+        Map<String, Integer> off = new LinkedHashMap<>(w);
+        off.put("king-danger2", 0);
+        Evaluation plain = new Evaluation(rs, off);
+        Position open = Position.fromFen(rs, "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1");
+        assertEquals(plain.evaluate(open) - 40, e.evaluate(open));
+        Position near = Position.fromFen(rs, "7gk/7gs/9/4s4/4K4/9/9/9/9 b g 1");
+        assertEquals(plain.evaluate(near) - 90, e.evaluate(near));
+    }
+
+    /**
+     * {@code net KEY} weights are not the hand-written evaluation's: they build {@link Evaluation#netTerms}, an
+     * evaluation of those terms alone (the position of the test above: -40 for Black, to move), which the search
+     * adds to a net's output. A key that is not a single-key term of the rule set is refused by name.
+     */
+    @Test
+    void netTermsAreTheNetKeysAlone() {
+        RuleSet rs = RuleSet.of("shogi");
+        assertNull(new Evaluation(rs).netTerms());
+        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs).weights());
+        w.put("net king-danger2", 40);
+        Evaluation e = new Evaluation(rs, w);
+        assertEquals(new Evaluation(rs).weights(), e.weights(), "the hand-written weights are unchanged");
+        Position open = Position.fromFen(rs, "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1");
+        assertEquals(-40, e.netTerms().evaluate(open));
+        assertEquals(0, e.netTerms().evaluate(Position.start(rs)), "no tempo, no material: only the term");
+        for (String bad : new String[] {"net P", "net bogus", "net king-attack-nothing"}) {
+            Map<String, Integer> b = new LinkedHashMap<>(Map.of(bad, 5));
+            IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                    () -> new Evaluation(rs, b).netTerms());
+            assertTrue(x.getMessage().contains("'" + bad + "'"), x.getMessage());
+        }
+        // scarcity is a term of extinction games only
+        assertThrows(IllegalArgumentException.class,
+                () -> new Evaluation(rs, Map.of("net scarcity", 5)).netTerms());
     }
 
     /** The coefficient of one weight in a position, from White's side (White to move in every FEN below). */

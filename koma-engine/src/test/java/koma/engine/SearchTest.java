@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +17,7 @@ import koma.rules.notation.MoveNotation;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The search finds forced mates (within a node budget), respects the end rules, and is deterministic. */
 class SearchTest {
@@ -205,6 +208,35 @@ class SearchTest {
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse("safe-check-extension = 2", "x.search"));
         assertTrue(flag.getMessage().contains("safe-check-extension must be 0 or 1, got 2"), flag.getMessage());
+    }
+
+    /**
+     * A rule set's {@code net KEY} weights reach the search: with shogi's built-in net and {@code net king-danger2 =
+     * 400} read from -Dkoma.eval.dir, Black's king alone on 5e against White's gold and silver in hand (danger 2 at
+     * least, so 400 or more off every leaf) scores lower at depth 1 than with the net alone.
+     */
+    @Test
+    void netTermsAreAddedToTheNet(@TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of("shogi");
+        String fen = "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1";
+        Search plain = new Search(rs, new TranspositionTable(8));
+        assertTrue(plain.network() != null, "shogi has a built-in net");
+        int without = plain.search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score();
+        String builtIn = EvalWeights.text("shogi", "eval").orElseThrow().text();
+        Files.writeString(dir.resolve("shogi.eval"), builtIn + "\nnet king-danger2 = 400\n");
+        String old = System.getProperty(EvalWeights.DIR_PROPERTY);
+        System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
+        try {
+            Search with = new Search(rs, new TranspositionTable(8));
+            int score = with.search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score();
+            assertTrue(score <= without - 400, "net " + without + ", net and king-danger2 " + score);
+        } finally {
+            if (old == null) {
+                System.clearProperty(EvalWeights.DIR_PROPERTY);
+            } else {
+                System.setProperty(EvalWeights.DIR_PROPERTY, old);
+            }
+        }
     }
 
     @Test

@@ -169,7 +169,8 @@ class SearchTest {
         }
         assertEquals(30, SearchDefaults.parse("contempt = 30 # comment", "x").contempt());
         assertTrue(SearchDefaults.forRuleSet("chess").logReductions(), "chess.search");
-        assertFalse(SearchDefaults.forRuleSet("shogi").logReductions(), "no shogi.search");
+        assertTrue(SearchDefaults.forRuleSet("shogi").logReductions(), "shogi.search");
+        assertFalse(SearchDefaults.forRuleSet("washogi").logReductions(), "no washogi.search");
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse("log-reductions = 2", "x.search"));
         assertTrue(flag.getMessage().contains("log-reductions must be 0 or 1, got 2"), flag.getMessage());

@@ -218,6 +218,17 @@ abstract class EvalTerm {
         return count;
     }
 
+    /** The non-pawn pieces the enemy of side c holds in hand (what it could drop next to c's king). */
+    private static int enemyHeld(EvalContext x, Position p, int c) {
+        int held = 0;
+        for (int type : x.handTypes) {
+            if (x.handAttacker[type]) {
+                held += p.handCount(c ^ 1, type);
+            }
+        }
+        return held;
+    }
+
     /** The enemies of side c within two squares of k (of its king), those next to it counted twice. */
     private static int attackers(EvalContext x, Position p, int c, int k) {
         int count = 0;
@@ -429,12 +440,7 @@ abstract class EvalTerm {
                     if (k < 0) {
                         return 0;
                     }
-                    int held = 0;
-                    for (int type : x.handTypes) {
-                        if (x.handAttacker[type]) {
-                            held += p.handCount(c ^ 1, type);
-                        }
-                    }
+                    int held = enemyHeld(x, p, c);
                     if (held == 0) {
                         return 0;
                     }
@@ -720,12 +726,7 @@ abstract class EvalTerm {
                     if (k < 0) {
                         return 0;
                     }
-                    int held = 0;
-                    for (int type : x.handTypes) {
-                        if (x.handAttacker[type]) {
-                            held += p.handCount(c ^ 1, type);
-                        }
-                    }
+                    int held = enemyHeld(x, p, c);
                     int danger = attackers(x, p, c, k) + Math.min(held, 8) - guards(x, p, c, k);
                     return danger <= 0 ? 0 : -danger * danger;
                 }

@@ -128,20 +128,26 @@ class EvaluationTest {
         }
     }
 
+    /**
+     * What one shogi term at {@code weight} adds to the built-in evaluation of the position given as SFEN: the
+     * evaluation with the term at that weight less the evaluation with it at 0.
+     */
+    private static int shogiTermAlone(String key, int weight, String sfen) {
+        RuleSet rs = RuleSet.of("shogi");
+        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs).weights());
+        w.put(key, weight);
+        Evaluation on = new Evaluation(rs, w);
+        w.put(key, 0);
+        Position p = Position.fromFen(rs, sfen);
+        return on.evaluate(p) - new Evaluation(rs, w).evaluate(p);
+    }
+
     /** A shogi king with open squares around it is worse off against a hand full of gold and silver. */
     @Test
     void handPiecesThreatenAnOpenKing() {
-        RuleSet rs = RuleSet.of("shogi");
-        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs).weights());
-        w.put("king-hand-danger", 40);
-        Evaluation e = new Evaluation(rs, w);
-        Map<String, Integer> off = new LinkedHashMap<>(w);
-        off.put("king-hand-danger", 0);
-        Evaluation plain = new Evaluation(rs, off);
-        // black king alone in the open, white holds gold and silver; white's king boxed in by its own pieces
-        Position p = Position.fromFen(rs, "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1");
+        // black king alone in the open, white holds gold and silver; white's king boxed in by its own pieces:
         // 2 hand attackers x 8 empty squares = 16; 40 * 16 / 8 = 80 centipawns less for black
-        assertEquals(plain.evaluate(p) - 80, e.evaluate(p));
+        assertEquals(-80, shogiTermAlone("king-hand-danger", 40, "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1"));
     }
 
     /**
@@ -151,17 +157,8 @@ class EvaluationTest {
      */
     @Test
     void kingDanger2SquaresWhatGathersAroundTheKing() {
-        RuleSet rs = RuleSet.of("shogi");
-        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs).weights());
-        w.put("king-danger2", 40);
-        Evaluation e = new Evaluation(rs, w);
-        Map<String, Integer> off = new LinkedHashMap<>(w);
-        off.put("king-danger2", 0);
-        Evaluation plain = new Evaluation(rs, off);
-        Position open = Position.fromFen(rs, "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1");
-        assertEquals(plain.evaluate(open) - 40, e.evaluate(open));
-        Position near = Position.fromFen(rs, "7gk/7gs/9/4s4/4K4/9/9/9/9 b g 1");
-        assertEquals(plain.evaluate(near) - 90, e.evaluate(near));
+        assertEquals(-40, shogiTermAlone("king-danger2", 40, "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1"));
+        assertEquals(-90, shogiTermAlone("king-danger2", 40, "7gk/7gs/9/4s4/4K4/9/9/9/9 b g 1"));
     }
 
     /**

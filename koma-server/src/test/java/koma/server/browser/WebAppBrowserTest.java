@@ -145,10 +145,10 @@ class WebAppBrowserTest {
     /**
      * A whole game from the rule set's start position against the computer at its lowest level (Skill Level 0),
      * the test side searching 3 plies: it must end by a rule of the game, shown on the page as the server has it.
-     * A rule set with a move-count rule (chess's fifty moves) must end within 300 moves. One without (the
-     * deathmatch: only repetition and extinction) can go on as long as neither side repeats: a knight against a
-     * knight is a chase that a 3-ply search cannot end (of 500 such games played offline, the longest took 207
-     * moves; one in CI passed 300), so there the test side resigns after {@link #RESIGN_AFTER} moves.
+     * A rule set with a move-count rule (chess's fifty moves) must end within 300 moves. One without (every other
+     * rule set here) can go on as long as neither side repeats; in the deathmatch a knight against a knight is a
+     * chase that a 3-ply search cannot end (of 500 such games played offline, the longest took 207 moves; one in
+     * CI passed 300), so there the test side resigns after {@link #RESIGN_AFTER} moves.
      */
     @ParameterizedTest
     @ValueSource(strings = {"chess", "shogi", "washogi", "washogi-drops", "shodo", "shodo-deathmatch", "minishogi"})

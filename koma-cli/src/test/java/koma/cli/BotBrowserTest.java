@@ -59,7 +59,8 @@ class BotBrowserTest {
                 pat.driver.findElement(By.id("ch-clock")).clear();
                 pat.driver.findElement(By.id("ch-clock")).sendKeys("1+1");
                 pat.driver.findElement(By.id("ch-send")).click();
-                pat.waiting(30).until(d -> d.getCurrentUrl().contains("/game/"));
+                pat.waiting(30).withMessage(() -> "no game page after the challenge; the bot's log: "
+                        + log.toString(StandardCharsets.UTF_8)).until(d -> d.getCurrentUrl().contains("/game/"));
                 pat.waitFor("svg.board");
                 assertTrue(pat.texts(".player-name").contains("KomaBot (1500?)"), pat.texts(".player-name"));
                 for (String[] m : new String[][]{{"e2e4", "2"}, {"g1f3", "4"}}) {

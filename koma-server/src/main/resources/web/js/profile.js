@@ -137,11 +137,14 @@ export class ProfilePage {
       rated: String(f.elements.rated.checked) };
     body[m[2] === '+' ? 'clock.increment' : 'clock.byoyomi'] = m[3];
     try {
+      // the opponent may accept (and gameStart arrive) before the POST's answer does: wait for their game from now
+      this.awaiting = u.name.toLowerCase();
       this.listen();
       const c = await api('POST', '/api/challenge/' + encodeURIComponent(u.name), body);
       this.challengeId = c.id;
       status.textContent = t('profile.challengeSent');
     } catch (e) {
+      this.awaiting = null;
       status.textContent = e.message;
     }
   }
@@ -172,9 +175,10 @@ export class ProfilePage {
 
   onEvent(e) {
     const status = this.root.querySelector('#challenge-status');
-    if (e.type === 'gameStart' && this.challengeId) {
+    if (e.type === 'gameStart' && this.awaiting && e.game.opponent && e.game.opponent.id === this.awaiting) {
       navigate('/game/' + encodeURIComponent(e.game.gameId));
     } else if (e.type === 'challengeDeclined' && e.challenge.id === this.challengeId && status) {
+      this.awaiting = null;
       status.textContent = t('profile.challengeDeclined');
     }
   }

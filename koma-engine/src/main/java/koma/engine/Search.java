@@ -876,8 +876,7 @@ public final class Search {
     /** The static evaluation, with the skill level's noise when strength is limited. */
     private int evaluate(int ply) {
         int v = nnue == null ? eval.evaluate(pos)
-                : netTerms == null ? nnue.evaluate(ply, pos.sideToMove())
-                : nnue.evaluate(ply, pos.sideToMove()) + netTerms.evaluate(pos);
+                : nnue.evaluate(ply, pos.sideToMove()) + (netTerms == null ? 0 : netTerms.evaluate(pos));
         if (noise > 0) {
             long h = (pos.key() ^ noiseSeed) * 0x9E3779B97F4A7C15L;
             v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;

@@ -123,8 +123,8 @@ class WebAppBrowserTest {
                 browser.waiting(20).until(d -> browser.shownPly() == ply
                         && !browser.all("rect.sq").isEmpty());
                 if (resignAfter > 0 && clicks >= resignAfter) {
-                    browser.waitFor("#resign").click();
-                    browser.waitFor("#resign.confirm").click();
+                    browser.clickRetrying("#resign");
+                    browser.clickRetrying("#resign.confirm");
                     browser.waiting(20).until(d -> !browser.all("#result").isEmpty());
                     g = game(id);
                     continue;
@@ -155,8 +155,8 @@ class WebAppBrowserTest {
     void wholeGameFromTheStartPosition(String variant) throws Exception {
         String id = browser.newGame(variant, "computer", 0, "first", null);
         long start = System.currentTimeMillis();
-        boolean moveRule = RuleSet.of(variant).endRules.moveRule().claimPlies() > 0
-                || RuleSet.of(variant).endRules.moveRule().autoPlies() > 0;
+        RuleSet.MoveRule rule = RuleSet.of(variant).endRules.moveRule();
+        boolean moveRule = rule.claimPlies() > 0 || rule.autoPlies() > 0;
         int clicks = playOut(id, variant, 3, 300, moveRule ? 0 : RESIGN_AFTER, 360_000);
         JsonNode result = game(id).get("result");
         assertFalse(result.isNull(), variant + ": a finished game has a result");

@@ -13,7 +13,8 @@ import koma.rules.RuleSet;
  * Alpha-beta search shared by every rule set: iterative deepening, principal-variation search with a
  * transposition table, quiescence on captures and promotions (captures that lose by static exchange skipped), move
  * ordering (hash move, MVV-LVA with captures that lose by static exchange last, killers, counter moves, history with
- * gravity and a malus; history and counter moves carried over between a game's searches, halved), null-move
+ * gravity and a malus, and where the rule set says so a continuation history over the two previous moves; history
+ * and counter moves carried over between a game's searches, halved), null-move
  * pruning, reverse futility, futility, late-move and static-exchange pruning near the leaves,
  * internal iterative reduction, late-move reductions adjusted by history, check extensions, mate scores, and the
  * end rules of
@@ -32,6 +33,12 @@ public final class Search {
     static final int FEW_PIECES = 3;
     /** History scores stay within +-HISTORY_MAX; at most QUIETS_KEPT quiet moves per node get the malus. */
     static final int HISTORY_MAX = 1 << 14, QUIETS_KEPT = 64;
+    /**
+     * The continuation history's largest table, in entries (16 MB a search thread): a rule set whose (piece, square)
+     * pairs squared are more hashes them into this many (Wa shogi's 7,744 pairs would need 60M; shogi's 2,430 need
+     * 5.9M and fit).
+     */
+    static final int CONT_MAX_ENTRIES = 1 << 23;
     /** Futility pruning of quiet moves: its margins (centipawns); its depth is the rule set's (SearchDefaults). */
     static final int FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
     /** Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25 (Ethereal's, Stockfish's). */
@@ -68,6 +75,16 @@ public final class Search {
     private final int[] history;
     /** counterMoves[code * squares + to]: the quiet reply that last refuted the move of piece {@code code} to {@code to}. */
     private final int[] counterMoves;
+    /**
+     * The continuation history, or null when the rule set goes without (its SearchDefaults): for a (piece, square)
+     * pair a move reached, how well each quiet (piece, square) did one or two plies later, kept like the history.
+     * Indexed by {@link #contIndex}.
+     */
+    private final short[] cont;
+    /** The number of (piece, square) pairs; the continuation table's shift when it is hashed, else 0. */
+    private final int pairs, contShift;
+    /** moveIdx[ply]: the (piece, square) pair the move played at {@code ply} reached; -1 for a null move. */
+    private final int[] moveIdx = new int[MAX_PLY + 2];
     /** The quiet moves searched so far at each ply, for the history malus when another move cuts off. */
     private final int[][] quietsTried = new int[MAX_PLY + 1][QUIETS_KEPT];
     /** checkAt[ply]: the side to move at that ply is in check (for perpetual-check detection). */
@@ -149,6 +166,11 @@ public final class Search {
         this.lmpDepth = defaults.lmpDepth();
         this.futilityDepth = defaults.futilityDepth();
         this.safeCheckExtension = defaults.safeCheckExtension();
+        this.pairs = Position.pieceCodeCount(rs) * squares;
+        long entries = (long) pairs * pairs;
+        this.contShift = entries <= CONT_MAX_ENTRIES ? 0 : 64 - Integer.numberOfTrailingZeros(CONT_MAX_ENTRIES);
+        this.cont = !defaults.continuationHistory() ? null
+                : new short[contShift == 0 ? (int) entries : CONT_MAX_ENTRIES];
     }
 
     /**
@@ -192,6 +214,9 @@ public final class Search {
     public void newGame() {
         java.util.Arrays.fill(history, 0);
         java.util.Arrays.fill(counterMoves, Move.NONE);
+        if (cont != null) {
+            java.util.Arrays.fill(cont, (short) 0);
+        }
         for (Search h : helpers) {
             h.newGame();
         }
@@ -207,6 +232,10 @@ public final class Search {
             }
         } else {
             pos.doMove(m);
+        }
+        if (cont != null) {
+            int to = Move.to(m);
+            moveIdx[ply] = pieceSquareIndex(pos.typeAt(to), pos.sideToMove() ^ 1, to);
         }
     }
 
@@ -332,6 +361,11 @@ public final class Search {
         // the history and counter moves carry over from the game's previous search, halved (newGame clears them)
         for (int i = 0; i < history.length; i++) {
             history[i] /= 2;
+        }
+        if (cont != null) {
+            for (int i = 0; i < cont.length; i++) {
+                cont[i] /= 2;
+            }
         }
         int[] rootMoves = position.legalMoves();
         if (rootMoves.length == 0) {
@@ -593,6 +627,7 @@ public final class Search {
                 nnue.pushNull(ply);
             }
             pos.doNullMove();
+            moveIdx[ply] = -1;
             checkAt[ply + 1] = false;
             int score = -search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
             pos.undoNullMove();
@@ -647,6 +682,8 @@ public final class Search {
             if (safeCheckExtension && pos.givesCheck(m) && !pos.seeAtLeast(m, seeValue, 0)) {
                 newDepth--;
             }
+            // the quiet move's history (with its continuation history), for its reduction
+            int stat = quiet ? quietStat(historyIndex(m), ply) : 0;
             makeMove(m, ply);
             if (quiet) {
                 if (quietsSeen < QUIETS_KEPT) {
@@ -666,11 +703,10 @@ public final class Search {
                     if (pvNode) {
                         reduction--;
                     }
-                    // the history of the move (read after it was played: the mover is the side not to move)
-                    int h = history[historyIndexAfter(m)];
-                    if (h < -HISTORY_MAX / 4) {
+                    int bar = cont == null ? HISTORY_MAX / 4 : HISTORY_MAX * 3 / 4;
+                    if (stat < -bar) {
                         reduction++;
-                    } else if (h > HISTORY_MAX / 4 && reduction > 0) {
+                    } else if (stat > bar && reduction > 0) {
                         reduction--;
                     }
                     reduction = Math.min(reduction, newDepth - 1);
@@ -824,11 +860,43 @@ public final class Search {
             int h = historyIndex(q);
             int delta = q == m ? bonus : -bonus;
             history[h] += delta - history[h] * Math.abs(delta) / HISTORY_MAX;
+            if (cont != null) {
+                for (int back = 1; back <= 2 && back <= ply; back++) {
+                    int row = moveIdx[ply - back];
+                    if (row >= 0) {
+                        int c = contIndex(row, h);
+                        cont[c] += (short) (delta - cont[c] * Math.abs(delta) / HISTORY_MAX);
+                    }
+                }
+            }
         }
         int prev = pos.moveBack(1);
         if (prev != Move.NONE && ply > 0) {
             counterMoves[counterIndex(prev)] = m;
         }
+    }
+
+    /**
+     * The history of a quiet move of (piece, square) pair {@code h} at {@code ply}: the history, plus the
+     * continuation history after the moves one and two plies before when the rule set keeps one.
+     */
+    private int quietStat(int h, int ply) {
+        int s = history[h];
+        if (cont != null) {
+            for (int back = 1; back <= 2 && back <= ply; back++) {
+                int row = moveIdx[ply - back];
+                if (row >= 0) {
+                    s += cont[contIndex(row, h)];
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The continuation table's index of pair {@code h} after a move that reached pair {@code row}. */
+    private int contIndex(int row, int h) {
+        long i = (long) row * pairs + h;
+        return contShift == 0 ? (int) i : (int) ((i * 0x9E3779B97F4A7C15L) >>> contShift);
     }
 
     /** The counter move stored for the opponent's last move, or {@link Move#NONE}. */
@@ -937,14 +1005,6 @@ public final class Search {
     }
 
     /**
-     * {@link #historyIndex} of a quiet move that has just been played: its piece, unpromoted, stands on its
-     * destination.
-     */
-    private int historyIndexAfter(int m) {
-        return pieceSquareIndex(pos.typeAt(Move.to(m)), pos.sideToMove() ^ 1, Move.to(m));
-    }
-
-    /**
      * The ordering score of a quiet move or drop: the killers, then the counter move, then the history plus
      * {@code historyOffset}.
      */
@@ -958,7 +1018,7 @@ public final class Search {
         if (m == counter) {
             return (1 << 26) - 2;
         }
-        return history[historyIndex(m)] + historyOffset;
+        return quietStat(historyIndex(m), ply) + historyOffset;
     }
 
     /** Scores moves for ordering: hash move, captures by victim then attacker, promotions, killers, history. */

@@ -16,17 +16,20 @@ import java.util.Set;
  * are pruned when the static evaluation is far below alpha (default {@link #FUTILITY_DEPTH}, at most
  * {@code lmp-depth}); {@code safe-check-extension}, 1 to extend only checks that lose nothing by static exchange
  * (Stockfish's rule; a check that hangs the checking piece is searched to the normal depth), 0 (the default) to
- * extend every check. Each is set where a match said so for that rule set.
+ * extend every check; {@code continuation-history}, 1 to keep a continuation history (how well a quiet move did
+ * after each move of the piece that moved one and two plies before it, Stockfish's), added to the history in quiet
+ * move ordering and in late-move reductions, 0 (the default) to go without. Each is set where a match said so for
+ * that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
-                             boolean safeCheckExtension) {
+                             boolean safeCheckExtension, boolean continuationHistory) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
-            "safe-check-extension");
+            "safe-check-extension", "continuation-history");
     /** Default depths of late-move pruning and futility pruning, and the largest either may be set to. */
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
-    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false);
+    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false);
 
     /** The defaults in the text of a .search file; {@code source} names it in error messages. */
     public static SearchDefaults parse(String text, String source) {
@@ -60,7 +63,11 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         if (safe != 0 && safe != 1) {
             throw new IllegalArgumentException(source + ": safe-check-extension must be 0 or 1, got " + safe);
         }
-        return new SearchDefaults(contempt, log == 1, lmp, futility, safe == 1);
+        int cont = m.getOrDefault("continuation-history", 0);
+        if (cont != 0 && cont != 1) {
+            throw new IllegalArgumentException(source + ": continuation-history must be 0 or 1, got " + cont);
+        }
+        return new SearchDefaults(contempt, log == 1, lmp, futility, safe == 1, cont == 1);
     }
 
     /**

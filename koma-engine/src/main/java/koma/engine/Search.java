@@ -52,6 +52,11 @@ public final class Search {
         }
     }
 
+    /**
+     * Singular extensions: from this remaining depth, when the hash entry (a lower bound or exact) is at most
+     * {@link #SINGULAR_TT_SLACK} plies shallower; the margin below its score is SINGULAR_MARGIN per ply.
+     */
+    static final int SINGULAR_DEPTH = 6, SINGULAR_TT_SLACK = 3, SINGULAR_MARGIN = 2;
     /** Static-exchange pruning: up to this depth, with these margins (centipawns per ply, per ply squared). */
     static final int SEE_PRUNE_DEPTH = 8, SEE_CAPTURE = 90, SEE_QUIET = 15;
     /** Quiescence plies after which only recaptures are searched (not in check). */
@@ -98,6 +103,12 @@ public final class Search {
     private final int lmpDepth, futilityDepth;
     /** Only checks that lose nothing by static exchange are extended (from the rule set's SearchDefaults). */
     private final boolean safeCheckExtension;
+    /** Singular extensions of the hash move, with multi-cut (from the rule set's SearchDefaults). */
+    private final boolean singularExtension;
+    /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
+    private final int[] seExcluded = new int[MAX_PLY + 1];
+    /** The depth of the iteration under way (singular extensions stop at twice it, as in Stockfish). */
+    private int rootDepth;
     private final int moveRulePlies;
     /** The types that can be held in hand (none without drops). */
     private final int[] handTypes;
@@ -166,6 +177,8 @@ public final class Search {
         this.lmpDepth = defaults.lmpDepth();
         this.futilityDepth = defaults.futilityDepth();
         this.safeCheckExtension = defaults.safeCheckExtension();
+        this.singularExtension = defaults.singularExtension();
+        java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
         this.contShift = entries <= CONT_MAX_ENTRIES ? 0 : 64 - Integer.numberOfTrailingZeros(CONT_MAX_ENTRIES);
@@ -439,7 +452,8 @@ public final class Search {
                 }
                 int score;
                 while (true) {
-                    score = search(Math.min(depth + depthOffset, MAX_PLY - 1), alpha, beta, 0, true);
+                    rootDepth = Math.min(depth + depthOffset, MAX_PLY - 1);
+                    score = search(rootDepth, alpha, beta, 0, true);
                     if (stop) {
                         break;
                     }
@@ -590,12 +604,14 @@ public final class Search {
         boolean pvNode = beta - alpha > 1;
         long key = pos.key();
         long entry = tt.probe(key);
-        int ttMove = Move.NONE;
+        int ttMove = Move.NONE, ttScore = 0;
+        // a singular-extension search of this position without its hash move: no hash cutoff, no store
+        int excludedMove = seExcluded[ply];
         if (entry != 0) {
             ttMove = TranspositionTable.moveOf(entry);
-            int ttScore = fromTt(TranspositionTable.scoreOf(entry), ply);
+            ttScore = fromTt(TranspositionTable.scoreOf(entry), ply);
             int bound = TranspositionTable.boundOf(entry);
-            if (!pvNode && ply > 0 && TranspositionTable.depthOf(entry) >= depth
+            if (!pvNode && ply > 0 && excludedMove == Move.NONE && TranspositionTable.depthOf(entry) >= depth
                     && (bound == TranspositionTable.BOUND_EXACT
                     || (bound == TranspositionTable.BOUND_LOWER && ttScore >= beta)
                     || (bound == TranspositionTable.BOUND_UPPER && ttScore <= alpha))) {
@@ -617,11 +633,13 @@ public final class Search {
         }
         int staticEval = inCheck ? -INFINITE : evaluate(ply);
         // reverse futility: far above beta near the leaves
-        if (!pvNode && !inCheck && depth <= 3 && Math.abs(beta) < MATE_BOUND && staticEval - 120 * depth >= beta) {
+        if (!pvNode && !inCheck && excludedMove == Move.NONE && depth <= 3 && Math.abs(beta) < MATE_BOUND
+                && staticEval - 120 * depth >= beta) {
             return staticEval;
         }
         // null move: not in check, not right after another, and with pieces beyond pawns to avoid zugzwang
-        if (nullAllowed && !pvNode && !inCheck && depth >= 3 && staticEval >= beta && hasPieces()) {
+        if (nullAllowed && !pvNode && !inCheck && excludedMove == Move.NONE && depth >= 3 && staticEval >= beta
+                && hasPieces()) {
             int r = 2 + depth / 4;
             if (nnue != null) {
                 nnue.pushNull(ply);
@@ -636,6 +654,29 @@ public final class Search {
             }
             if (score >= beta) {
                 return score >= MATE_BOUND ? beta : score;
+            }
+        }
+        // singular extension: the hash move, a lower bound not much shallower, is extended when every other move,
+        // searched at half depth against a margin below its score, fails low; when even that search reaches beta,
+        // two moves beat it and the node is cut (multi-cut)
+        int extendMove = Move.NONE;
+        if (singularExtension && ply > 0 && ply < 2 * rootDepth && depth >= SINGULAR_DEPTH
+                && excludedMove == Move.NONE && ttMove != Move.NONE && Math.abs(ttScore) < MATE_BOUND
+                && TranspositionTable.boundOf(entry) != TranspositionTable.BOUND_UPPER
+                && TranspositionTable.depthOf(entry) >= depth - SINGULAR_TT_SLACK) {
+            int singularBeta = ttScore - SINGULAR_MARGIN * depth;
+            seExcluded[ply] = ttMove;
+            int v = search((depth - 1) / 2, singularBeta - 1, singularBeta, ply, false);
+            seExcluded[ply] = Move.NONE;
+            if (stop) {
+                return 0;
+            }
+            n = -1; // the search at this ply used this ply's move list (and its line)
+            pvLength[ply] = 0;
+            if (v < singularBeta) {
+                extendMove = ttMove;
+            } else if (singularBeta >= beta) {
+                return singularBeta;
             }
         }
         if (n < 0) {
@@ -655,7 +696,7 @@ public final class Search {
                 && staticEval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
         for (int i = 0; i < n; i++) {
             int m = pickNext(list, scores[ply], i, n);
-            if (ply == 0 && isExcluded(m)) {
+            if ((ply == 0 && isExcluded(m)) || m == excludedMove) {
                 continue;
             }
             boolean quiet = isQuiet(m);
@@ -681,6 +722,9 @@ public final class Search {
             int newDepth = depth - 1;
             if (safeCheckExtension && pos.givesCheck(m) && !pos.seeAtLeast(m, seeValue, 0)) {
                 newDepth--;
+            }
+            if (m == extendMove) {
+                newDepth++;
             }
             // the quiet move's history (with its continuation history), for its reduction
             int stat = quiet ? quietStat(historyIndex(m), ply) : 0;
@@ -743,6 +787,9 @@ public final class Search {
                     }
                 }
             }
+        }
+        if (excludedMove != Move.NONE) {
+            return searched == 0 ? alpha : bestScore; // the hash move was the only move: nothing else fails high
         }
         int bound = bestScore >= beta ? TranspositionTable.BOUND_LOWER
                 : bestScore > origAlpha ? TranspositionTable.BOUND_EXACT : TranspositionTable.BOUND_UPPER;

@@ -18,18 +18,20 @@ import java.util.Set;
  * (Stockfish's rule; a check that hangs the checking piece is searched to the normal depth), 0 (the default) to
  * extend every check; {@code continuation-history}, 1 to keep a continuation history (how well a quiet move did
  * after each move of the piece that moved one and two plies before it, Stockfish's), added to the history in quiet
- * move ordering and in late-move reductions, 0 (the default) to go without. Each is set where a match said so for
+ * move ordering and in late-move reductions, 0 (the default) to go without; {@code singular-extension}, 1 to extend
+ * the hash move by one ply when a shallower search of every other move fails low by a margin (and to cut off when
+ * that search already beats beta: multi-cut), 0 (the default) to go without. Each is set where a match said so for
  * that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
-                             boolean safeCheckExtension, boolean continuationHistory) {
+                             boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
-            "safe-check-extension", "continuation-history");
+            "safe-check-extension", "continuation-history", "singular-extension");
     /** Default depths of late-move pruning and futility pruning, and the largest either may be set to. */
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
-    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false);
+    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false);
 
     /** The defaults in the text of a .search file; {@code source} names it in error messages. */
     public static SearchDefaults parse(String text, String source) {
@@ -67,7 +69,11 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         if (cont != 0 && cont != 1) {
             throw new IllegalArgumentException(source + ": continuation-history must be 0 or 1, got " + cont);
         }
-        return new SearchDefaults(contempt, log == 1, lmp, futility, safe == 1, cont == 1);
+        int singular = m.getOrDefault("singular-extension", 0);
+        if (singular != 0 && singular != 1) {
+            throw new IllegalArgumentException(source + ": singular-extension must be 0 or 1, got " + singular);
+        }
+        return new SearchDefaults(contempt, log == 1, lmp, futility, safe == 1, cont == 1, singular == 1);
     }
 
     /**

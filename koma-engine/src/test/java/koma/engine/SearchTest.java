@@ -242,27 +242,33 @@ class SearchTest {
     }
 
     /**
-     * The continuation-history flag of a .search file: off by default, 1 turns it on, anything else is refused
-     * naming the key.
+     * The search's flags in a .search file (continuation history, singular extensions): off by default, 1 turns
+     * each on, anything else is refused naming the key.
      */
-    @Test
-    void continuationHistoryIsAFlag() {
-        assertFalse(SearchDefaults.parse("", "x.search").continuationHistory());
-        assertTrue(SearchDefaults.parse("continuation-history = 1", "x.search").continuationHistory());
+    @ParameterizedTest
+    @CsvSource({"continuation-history", "singular-extension"})
+    void searchFlagsAreReadAndChecked(String key) {
+        SearchDefaults none = SearchDefaults.parse("", "x.search");
+        SearchDefaults on = SearchDefaults.parse(key + " = 1", "x.search");
+        assertFalse(none.continuationHistory() || none.singularExtension());
+        assertTrue(key.equals("continuation-history") ? on.continuationHistory() : on.singularExtension());
+        assertFalse(key.equals("continuation-history") ? on.singularExtension() : on.continuationHistory());
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
-                () -> SearchDefaults.parse("continuation-history = 2", "x.search"));
-        assertTrue(flag.getMessage().contains("continuation-history must be 0 or 1, got 2"), flag.getMessage());
+                () -> SearchDefaults.parse(key + " = 2", "x.search"));
+        assertTrue(flag.getMessage().contains(key + " must be 0 or 1, got 2"), flag.getMessage());
     }
 
     /**
-     * A continuation history read from -Dkoma.eval.dir reaches the search in every rule set: a depth-8 search of the
-     * start position still finds a move, and its node count differs from the search without (chess 15,614 against
-     * 20,366 when written, shogi 12,132 against 12,076), so the table is read in the ordering; in Wa shogi (7,744
-     * (piece, square) pairs) the table is hashed, which an index outside it would show. Each rule set's file keeps
-     * its built-in settings and adds the flag. (At depth 6 shogi's counts were equal: too few cutoffs to differ.)
+     * A search flag read from -Dkoma.eval.dir reaches the search in every rule set: a depth-8 search of the start
+     * position still finds a move, and its node count differs from the search without. Continuation history: chess
+     * 15,614 against 20,366 when written, shogi 12,132 against 12,076 (at depth 6 shogi's counts were equal, too
+     * few cutoffs), so the table is read in the ordering; in Wa shogi (7,744 (piece, square) pairs) the table is
+     * hashed, which an index outside it would show. Singular extensions search more at a fixed depth. Each rule
+     * set's file keeps its built-in settings and adds the flag.
      */
-    @Test
-    void continuationHistoryReachesTheSearchInEveryRuleSet(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @CsvSource({"continuation-history", "singular-extension"})
+    void searchFlagsReachTheSearchInEveryRuleSet(String key, @TempDir Path dir) throws Exception {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {
             for (String id : RuleSet.IDS) {
@@ -271,7 +277,7 @@ class SearchTest {
                 long without = new Search(rs, new TranspositionTable(8))
                         .search(Position.start(rs), Limits.depth(8), new TimeManager(0), null).nodes();
                 String builtIn = EvalWeights.text(id, "search").map(t -> t.text()).orElse("");
-                Files.writeString(dir.resolve(id + ".search"), builtIn + "\ncontinuation-history = 1\n");
+                Files.writeString(dir.resolve(id + ".search"), builtIn + "\n" + key + " = 1\n");
                 System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
                 Search.Result with = new Search(rs, new TranspositionTable(8))
                         .search(Position.start(rs), Limits.depth(8), new TimeManager(0), null);

@@ -726,8 +726,6 @@ public final class Search {
             if (m == extendMove) {
                 newDepth++;
             }
-            // the quiet move's history (with its continuation history), for its reduction
-            int stat = quiet ? quietStat(historyIndex(m), ply) : 0;
             makeMove(m, ply);
             if (quiet) {
                 if (quietsSeen < QUIETS_KEPT) {
@@ -747,6 +745,9 @@ public final class Search {
                     if (pvNode) {
                         reduction--;
                     }
+                    // the history of the move (read after it was played: the mover is the side not to move), with
+                    // its continuation history when kept (moveIdx of the earlier plies is untouched by this move)
+                    int stat = quietStat(historyIndexAfter(m), ply);
                     int bar = cont == null ? HISTORY_MAX / 4 : HISTORY_MAX * 3 / 4;
                     if (stat < -bar) {
                         reduction++;
@@ -1049,6 +1050,14 @@ public final class Search {
     private int historyIndex(int m) {
         int type = Move.isDrop(m) ? Move.type(m) : pos.typeAt(Move.from(m));
         return pieceSquareIndex(type, pos.sideToMove(), Move.to(m));
+    }
+
+    /**
+     * {@link #historyIndex} of a quiet move that has just been played: its piece, unpromoted, stands on its
+     * destination.
+     */
+    private int historyIndexAfter(int m) {
+        return pieceSquareIndex(pos.typeAt(Move.to(m)), pos.sideToMove() ^ 1, Move.to(m));
     }
 
     /**

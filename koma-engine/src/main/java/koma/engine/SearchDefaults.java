@@ -47,10 +47,6 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             throw new IllegalArgumentException(source + ": contempt must be from " + -Search.MAX_CONTEMPT + " to "
                     + Search.MAX_CONTEMPT + ", got " + contempt);
         }
-        int log = m.getOrDefault("log-reductions", 0);
-        if (log != 0 && log != 1) {
-            throw new IllegalArgumentException(source + ": log-reductions must be 0 or 1, got " + log);
-        }
         int lmp = m.getOrDefault("lmp-depth", LMP_DEPTH);
         if (lmp < 0 || lmp > MAX_PRUNE_DEPTH) {
             throw new IllegalArgumentException(source + ": lmp-depth must be from 0 to " + MAX_PRUNE_DEPTH + ", got "
@@ -61,19 +57,18 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             throw new IllegalArgumentException(source + ": futility-depth must be from 0 to lmp-depth (" + lmp
                     + "), got " + futility);
         }
-        int safe = m.getOrDefault("safe-check-extension", 0);
-        if (safe != 0 && safe != 1) {
-            throw new IllegalArgumentException(source + ": safe-check-extension must be 0 or 1, got " + safe);
+        return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
+                flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
+                flag(m, "singular-extension", source));
+    }
+
+    /** A 0/1 setting (0 when absent); any other value is refused naming the key. */
+    private static boolean flag(Map<String, Integer> m, String key, String source) {
+        int v = m.getOrDefault(key, 0);
+        if (v != 0 && v != 1) {
+            throw new IllegalArgumentException(source + ": " + key + " must be 0 or 1, got " + v);
         }
-        int cont = m.getOrDefault("continuation-history", 0);
-        if (cont != 0 && cont != 1) {
-            throw new IllegalArgumentException(source + ": continuation-history must be 0 or 1, got " + cont);
-        }
-        int singular = m.getOrDefault("singular-extension", 0);
-        if (singular != 0 && singular != 1) {
-            throw new IllegalArgumentException(source + ": singular-extension must be 0 or 1, got " + singular);
-        }
-        return new SearchDefaults(contempt, log == 1, lmp, futility, safe == 1, cont == 1, singular == 1);
+        return v == 1;
     }
 
     /**

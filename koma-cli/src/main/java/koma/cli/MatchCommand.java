@@ -82,6 +82,10 @@ public final class MatchCommand implements Callable<Integer> {
     @Option(names = "--nodes", paramLabel = "N", description = "Fixed node count per move.")
     Long nodes;
 
+    @Option(names = "--nodes2", paramLabel = "N", description = "With --nodes: engine 2's node count per move when it "
+            + "differs from engine 1's (node odds, e.g. a strong engine at a quarter of the nodes).")
+    Long nodes2;
+
     @Option(names = "--move-timeout", paramLabel = "MS", defaultValue = "60000",
             description = "With --depth or --nodes: a move taking longer loses on time. Default: ${DEFAULT-VALUE}.")
     long moveTimeout;
@@ -147,6 +151,13 @@ public final class MatchCommand implements Callable<Integer> {
                 : depth != null ? TimeControl.depth(depth)
                 : TimeControl.nodes(nodes);
         control = control.withMoveTimeout(moveTimeout);
+        if (nodes2 != null && nodes == null) {
+            throw new IllegalArgumentException("--nodes2 gives engine 2's node count: it needs --nodes for engine 1's");
+        }
+        if (nodes2 != null && nodes2 < 1) {
+            throw new IllegalArgumentException("--nodes2 must be positive, got " + nodes2);
+        }
+        TimeControl control2 = nodes2 == null ? null : TimeControl.nodes(nodes2).withMoveTimeout(moveTimeout);
         if (openings != null && randomPlies != null) {
             throw new IllegalArgumentException("give either --openings or --random-plies, not both");
         }
@@ -166,7 +177,7 @@ public final class MatchCommand implements Callable<Integer> {
         }
         Stats.Sprt test = sprt == null ? null : Stats.Sprt.parse(sprt);
         Match.Config config = new Match.Config(rs, e1, e2, games, control, margin, maxPlies, concurrency, list, pgn, kif,
-                test, event);
+                test, event, control2);
         new Match(config, System.out).run();
         return 0;
     }

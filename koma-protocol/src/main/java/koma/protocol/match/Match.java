@@ -35,8 +35,26 @@ public final class Match {
      */
     public record Config(RuleSet rules, EngineConfig engine1, EngineConfig engine2, int games, TimeControl timeControl,
                          long marginMs, int maxPlies, int concurrency, List<Opening> openings, Path pgn, Path kif,
-                         Stats.Sprt sprt, String event) {
+                         Stats.Sprt sprt, String event, TimeControl timeControl2) {
+        /** A match in which both engines play under {@code timeControl}. */
+        public Config(RuleSet rules, EngineConfig engine1, EngineConfig engine2, int games, TimeControl timeControl,
+                      long marginMs, int maxPlies, int concurrency, List<Opening> openings, Path pgn, Path kif,
+                      Stats.Sprt sprt, String event) {
+            this(rules, engine1, engine2, games, timeControl, marginMs, maxPlies, concurrency, openings, pgn, kif, sprt,
+                    event, null);
+        }
+
+        /**
+         * {@code timeControl2} is engine 2's when it differs from engine 1's {@code timeControl} (null: the same).
+         * Only node odds are supported: both fixed node counts, as cutechess-cli's per-engine {@code nodes=}.
+         */
         public Config {
+            if (timeControl2 == null) {
+                timeControl2 = timeControl;
+            } else if (timeControl.kind() != TimeControl.Kind.NODES || timeControl2.kind() != TimeControl.Kind.NODES) {
+                throw new IllegalArgumentException("engine 2's own time control is only for node odds: both must be "
+                        + "fixed node counts, not " + timeControl + " and " + timeControl2);
+            }
             if (games < 1) {
                 throw new IllegalArgumentException("--games must be at least 1, got " + games);
             }
@@ -134,7 +152,8 @@ public final class Match {
             name1 = clients[0][0].name();
             name2 = clients[0][1].name();
             out.printf("Started match: %s vs %s, %s, %d game(s), %s, %d worker(s)%n", name1, name2, config.rules().id,
-                    config.games(), config.timeControl(), workers);
+                    config.games(), config.timeControl().equals(config.timeControl2()) ? config.timeControl()
+                            : config.timeControl() + " against " + config.timeControl2(), workers);
             out.flush();
             List<Future<?>> running = new ArrayList<>();
             for (int w = 0; w < workers; w++) {
@@ -221,8 +240,10 @@ public final class Match {
             EngineClient[] byColor = engine1First ? new EngineClient[]{mine[0], mine[1]}
                     : new EngineClient[]{mine[1], mine[0]};
             Opening opening = config.openings().get((i / 2) % config.openings().size());
-            RefereedGame rec = Referee.play(i + 1, config.rules(), opening, byColor, config.timeControl(),
-                    config.marginMs(), config.maxPlies());
+            TimeControl[] tcByColor = engine1First ? new TimeControl[]{config.timeControl(), config.timeControl2()}
+                    : new TimeControl[]{config.timeControl2(), config.timeControl()};
+            RefereedGame rec = Referee.play(i + 1, config.rules(), opening, byColor, tcByColor, config.marginMs(),
+                    config.maxPlies());
             finished(rec, engine1First);
         }
     }

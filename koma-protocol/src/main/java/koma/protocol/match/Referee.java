@@ -29,6 +29,15 @@ public final class Referee {
     /** Plays a game; {@code byColor[0]} moves first. Never throws for engine misbehaviour: that is a result. */
     public static RefereedGame play(int round, RuleSet rs, Opening opening, EngineClient[] byColor, TimeControl tc,
                                   long marginMs, int maxPlies) {
+        return play(round, rs, opening, byColor, new TimeControl[]{tc, tc}, marginMs, maxPlies);
+    }
+
+    /**
+     * The same with a time control per colour ({@code tcByColor[0]} for the first mover): node odds. The record's
+     * time control is the first mover's.
+     */
+    public static RefereedGame play(int round, RuleSet rs, Opening opening, EngineClient[] byColor,
+                                  TimeControl[] tcByColor, long marginMs, int maxPlies) {
         ZonedDateTime started = ZonedDateTime.now();
         List<String> names = List.of(byColor[0].name(), byColor[1].name());
         Game game = new Game(opening.root(), Match.gameOptions(rs));
@@ -47,7 +56,7 @@ public final class Referee {
             times.add(0L);
         }
         int bookPlies = moves.size();
-        long[] left = {tc.baseMs(), tc.baseMs()};
+        long[] left = {tcByColor[0].baseMs(), tcByColor[1].baseMs()};
         GameResult result = null;
         for (int c = 0; c < 2 && result == null; c++) {
             try {
@@ -69,6 +78,7 @@ public final class Referee {
             int side = pos.sideToMove();
             EngineClient engine = byColor[side];
             String who = names.get(side);
+            TimeControl tc = tcByColor[side];
             long allowed = switch (tc.kind()) {
                 case CLOCK -> left[side] + marginMs;
                 case BYOYOMI -> left[side] + tc.byoyomiMs() + marginMs;
@@ -129,7 +139,8 @@ public final class Referee {
         for (int c = 0; c < 2; c++) {
             byColor[c].gameOver(result.isDraw() ? 0 : result.winner() == c ? 1 : -1);
         }
-        return new RefereedGame(round, rs, names, opening.root(), fromStart, moves, comments, times, bookPlies, result, tc,
+        return new RefereedGame(round, rs, names, opening.root(), fromStart, moves, comments, times, bookPlies, result,
+                tcByColor[0],
                 opening.source(), started);
     }
 

@@ -122,6 +122,35 @@ class MatchTest {
         assertTrue(run.output().contains(s.stats().scoreLine("Koma-A", "Koma-B") + "\nElo difference: "), run.output());
     }
 
+    /**
+     * Node odds: engine 2 searches 100,000 nodes a move, engine 1 300, in both colours; so every move of engine 2 is
+     * searched deeper than every move of engine 1 (the depth each reported, in the move's comment "+0.35/12 0.051s").
+     */
+    @Test
+    void nodeOdds() throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        Match.Config config = new Match.Config(rs, koma(rs, "Few"), koma(rs, "Many"), 2, TimeControl.nodes(300), 50,
+                16, 1, Opening.random(rs, 4, 3, 1), null, null, null, "test", TimeControl.nodes(100_000));
+        Run run = run(config);
+        assertTrue(run.output().contains("nodes 300 against nodes 100000"), run.output());
+        int fewMax = 0, manyMin = Integer.MAX_VALUE;
+        for (RefereedGame g : run.summary().games()) {
+            for (int i = g.bookPlies(); i < g.moves().size(); i++) {
+                String c = g.comments().get(i);
+                int depth = Integer.parseInt(c.substring(c.indexOf('/') + 1, c.indexOf(' ')));
+                boolean many = g.players().get(i % 2).equals("Many");
+                if (many) {
+                    manyMin = Math.min(manyMin, depth);
+                } else {
+                    fewMax = Math.max(fewMax, depth);
+                }
+            }
+        }
+        assertTrue(manyMin > fewMax, "depths: engine 2 from " + manyMin + ", engine 1 up to " + fewMax);
+        assertThrows(IllegalArgumentException.class, () -> new Match.Config(rs, koma(rs, "A"), koma(rs, "B"), 2,
+                TimeControl.depth(3), 50, 16, 1, null, null, null, null, "test", TimeControl.nodes(1000)));
+    }
+
     /** Clocks: a Fischer clock in chess (UCI) and byoyomi in shogi (USI), a few moves each, nobody flags. */
     @Test
     void clocks() throws Exception {

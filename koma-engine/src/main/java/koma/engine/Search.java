@@ -105,6 +105,8 @@ public final class Search {
     private final boolean safeCheckExtension;
     /** Singular extensions of the hash move, with multi-cut (from the rule set's SearchDefaults). */
     private final boolean singularExtension;
+    /** The smallest remaining depth at which a position in check is searched a ply deeper (SearchDefaults). */
+    private final int checkExtensionDepth;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
     private final int[] seExcluded = new int[MAX_PLY + 1];
     /** The depth of the iteration under way (singular extensions stop at twice it, as in Stockfish). */
@@ -178,6 +180,7 @@ public final class Search {
         this.futilityDepth = defaults.futilityDepth();
         this.safeCheckExtension = defaults.safeCheckExtension();
         this.singularExtension = defaults.singularExtension();
+        this.checkExtensionDepth = defaults.checkExtensionDepth();
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -590,7 +593,7 @@ public final class Search {
                 return alpha;
             }
         }
-        if (inCheck && ply < MAX_PLY - 1) {
+        if (inCheck && ply < MAX_PLY - 1 && depth >= checkExtensionDepth) {
             depth++;
         }
         if (depth <= 0 || ply >= MAX_PLY - 1) {

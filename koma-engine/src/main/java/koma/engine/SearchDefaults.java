@@ -20,18 +20,24 @@ import java.util.Set;
  * after each move of the piece that moved one and two plies before it, Stockfish's), added to the history in quiet
  * move ordering and in late-move reductions, 0 (the default) to go without; {@code singular-extension}, 1 to extend
  * the hash move by one ply when a shallower search of every other move fails low by a margin (and to cut off when
- * that search already beats beta: multi-cut), 0 (the default) to go without. Each is set where a match said so for
- * that rule set.
+ * that search already beats beta: multi-cut), 0 (the default) to go without; {@code check-extension-depth}, the
+ * smallest remaining depth at which a position in check is searched one ply deeper (0, the default: every check,
+ * and a check at the horizon gets a full-width ply; Fairy-Stockfish extends a check only above depth 6, so that the
+ * many checking drops of the shogi family near the leaves do not widen the tree; a check below the setting is
+ * answered in quiescence, which searches every evasion). Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
-                             boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension) {
+                             boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
+                             int checkExtensionDepth) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
-            "safe-check-extension", "continuation-history", "singular-extension");
+            "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth");
     /** Default depths of late-move pruning and futility pruning, and the largest either may be set to. */
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
-    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false);
+    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0);
+    /** The largest check-extension-depth. */
+    static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
     /** The defaults in the text of a .search file; {@code source} names it in error messages. */
     public static SearchDefaults parse(String text, String source) {
@@ -57,9 +63,14 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             throw new IllegalArgumentException(source + ": futility-depth must be from 0 to lmp-depth (" + lmp
                     + "), got " + futility);
         }
+        int checkDepth = m.getOrDefault("check-extension-depth", 0);
+        if (checkDepth < 0 || checkDepth > MAX_CHECK_EXTENSION_DEPTH) {
+            throw new IllegalArgumentException(source + ": check-extension-depth must be from 0 to "
+                    + MAX_CHECK_EXTENSION_DEPTH + ", got " + checkDepth);
+        }
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
-                flag(m, "singular-extension", source));
+                flag(m, "singular-extension", source), checkDepth);
     }
 
     /** A 0/1 setting (0 when absent); any other value is refused naming the key. */

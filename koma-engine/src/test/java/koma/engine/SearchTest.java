@@ -258,26 +258,42 @@ class SearchTest {
         assertTrue(flag.getMessage().contains(key + " must be 0 or 1, got 2"), flag.getMessage());
     }
 
+    /** check-extension-depth: 0 (every check) by default, a depth up to 64 read, anything else refused naming it. */
+    @Test
+    void checkExtensionDepthIsReadAndChecked() {
+        assertEquals(0, SearchDefaults.parse("", "x.search").checkExtensionDepth());
+        assertEquals(6, SearchDefaults.parse("check-extension-depth = 6", "x.search").checkExtensionDepth());
+        for (String bad : new String[]{"-1", "65"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> SearchDefaults.parse("check-extension-depth = " + bad, "x.search"));
+            assertTrue(e.getMessage().contains("check-extension-depth must be from 0 to 64, got " + bad), e.getMessage());
+        }
+    }
+
     /**
      * A search flag read from -Dkoma.eval.dir reaches the search in every rule set: a depth-8 search of the start
      * position still finds a move, and its node count differs from the search without. Continuation history: chess
      * 15,614 against 20,366 when written, shogi 12,132 against 12,076 (at depth 6 shogi's counts were equal, too
      * few cutoffs), so the table is read in the ordering; in Wa shogi (7,744 (piece, square) pairs) the table is
      * hashed, which an index outside it would show. Singular extensions search more at a fixed depth. Each rule
-     * set's file keeps its built-in settings and adds the flag.
+     * set's file keeps its built-in settings and adds the flag. A check-extension-depth of 4 leaves the checks nearer
+     * the leaves unextended: fewer nodes (in every rule set with a royal piece: the deathmatch has no check).
      */
     @ParameterizedTest
-    @CsvSource({"continuation-history", "singular-extension"})
-    void searchFlagsReachTheSearchInEveryRuleSet(String key, @TempDir Path dir) throws Exception {
+    @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4"})
+    void searchFlagsReachTheSearchInEveryRuleSet(String key, int value, @TempDir Path dir) throws Exception {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {
             for (String id : RuleSet.IDS) {
                 RuleSet rs = RuleSet.of(id);
+                if (key.equals("check-extension-depth") && rs.royalType < 0) {
+                    continue;
+                }
                 System.clearProperty(EvalWeights.DIR_PROPERTY);
                 long without = new Search(rs, new TranspositionTable(8))
                         .search(Position.start(rs), Limits.depth(8), new TimeManager(0), null).nodes();
                 String builtIn = EvalWeights.text(id, "search").map(t -> t.text()).orElse("");
-                Files.writeString(dir.resolve(id + ".search"), builtIn + "\n" + key + " = 1\n");
+                Files.writeString(dir.resolve(id + ".search"), builtIn + "\n" + key + " = " + value + "\n");
                 System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
                 Search.Result with = new Search(rs, new TranspositionTable(8))
                         .search(Position.start(rs), Limits.depth(8), new TimeManager(0), null);

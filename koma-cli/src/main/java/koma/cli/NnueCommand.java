@@ -192,6 +192,11 @@ public final class NnueCommand implements Runnable {
                         + "Default: ${DEFAULT-VALUE} (none).")
         String kingBuckets;
 
+        @Option(names = "--mirror", description = "Also learn every training position turned left for right (files "
+                + "reversed): twice the data for rule sets whose rules are the same mirrored (the shogi family); a rule "
+                + "set that is not (chess with castling rights) is refused when a position shows it.")
+        boolean mirror;
+
         @Override
         public Integer call() throws Exception {
             RuleSet rs = variant.rules();
@@ -215,7 +220,7 @@ public final class NnueCommand implements Runnable {
                 throw new IllegalArgumentException("no shard-NNNNN.txt files in " + data);
             }
             Trainer.Settings ts = new Trainer.Settings(hidden, epochs, batch, lr, gamma, lambda, holdoutEvery, seed,
-                    threads);
+                    threads, mirror);
             Trainer t = new Trainer(rs, ts, fs);
             Trainer.Data[] d = t.load(files, System.out::println);
             double fitted = t.fitK(d[0]);
@@ -236,10 +241,10 @@ public final class NnueCommand implements Runnable {
             t.quantise().write(Path.of(out + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
                             + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%ntraining: %d epochs, batch %d, lr %s, "
-                            + "gamma %s, lambda %s, seed %d, K %.4f%s, %d s%nbest validation loss: %.6f%n",
+                            + "gamma %s, lambda %s, seed %d, K %.4f%s%s, %d s%nbest validation loss: %.6f%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
                     Network.QB, fs.kingFiles, fs.kingRanks, epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
-                    (System.currentTimeMillis() - t0) / 1000,
+                    mirror ? ", training positions mirrored too" : "", (System.currentTimeMillis() - t0) / 1000,
                     best);
             Files.writeString(Path.of(out + ".manifest"), manifest);
             System.out.print(manifest);

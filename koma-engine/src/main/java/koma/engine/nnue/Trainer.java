@@ -36,7 +36,19 @@ import koma.rules.notation.Fen;
 public final class Trainer {
     /** Settings of a training run. */
     public record Settings(int hidden, int epochs, int batch, double lr, double gamma, double lambda,
-                           int holdoutEvery, long seed, int threads) {
+                           int holdoutEvery, long seed, int threads, boolean mirror) {
+        /** Settings without the mirrored copies. */
+        public Settings(int hidden, int epochs, int batch, double lr, double gamma, double lambda, int holdoutEvery,
+                        long seed, int threads) {
+            this(hidden, epochs, batch, lr, gamma, lambda, holdoutEvery, seed, threads, false);
+        }
+
+        /**
+         * {@code mirror}: every training position is also learnt turned left for right (files reversed, hands
+         * kept), with its score and result: twice the data where the rules are the same mirrored (the shogi family;
+         * not chess with castling rights). Each mirrored position's legal moves are counted against the original's,
+         * so a rule set that is not symmetric is refused at load. The held-out positions are not mirrored.
+         */
         public Settings {
             if (hidden < 1 || hidden > 4096) {
                 throw new IllegalArgumentException("hidden size must be 1..4096, got " + hidden);
@@ -175,6 +187,7 @@ public final class Trainer {
     public Data[] load(List<Path> files, Consumer<String> log) throws IOException {
         Data train = new Data(), val = new Data();
         int[] us = new int[maxFeatures()], them = new int[maxFeatures()];
+        int[] moves = s.mirror() ? Position.start(rs).newMoveBuffer() : null;
         long t0 = System.currentTimeMillis();
         for (Path f : files) {
             String name = f.getFileName().toString();
@@ -198,13 +211,59 @@ public final class Trainer {
                     int stm = pos.sideToMove();
                     int cnt = features(pos, stm, us);
                     features(pos, stm ^ 1, them);
-                    d.add(us, them, cnt, Integer.parseInt(p[2]), Double.parseDouble(p[1]));
+                    int score = Integer.parseInt(p[2]);
+                    double result = Double.parseDouble(p[1]);
+                    d.add(us, them, cnt, score, result);
+                    if (s.mirror() && d == train) {
+                        Position m;
+                        try {
+                            m = mirrored(pos);
+                        } catch (IllegalArgumentException e) {
+                            throw new IOException(f + ":" + ln + ": --mirror: the mirrored position is not legal in "
+                                    + rs.id + ": " + e.getMessage());
+                        }
+                        int n0 = pos.legalMoves(moves), n1 = m.legalMoves(moves);
+                        if (n0 != n1) {
+                            throw new IOException(f + ":" + ln + ": --mirror: " + rs.id + " is not the same turned "
+                                    + "left for right here (" + n0 + " legal moves, " + n1 + " in the mirrored position)");
+                        }
+                        cnt = features(m, stm, us);
+                        features(m, stm ^ 1, them);
+                        d.add(us, them, cnt, score, result);
+                    }
                 }
             }
         }
         log.accept(String.format("%d training and %d held-out positions from %d shards in %d s", train.size,
                 val.size, files.size(), (System.currentTimeMillis() - t0) / 1000));
         return new Data[]{train, val};
+    }
+
+    /**
+     * The position turned left for right: each piece on the square of the same rank and the mirrored file, hands,
+     * side to move and the en passant square likewise; castling rights are dropped (so a position that has them
+     * differs in its moves, which the caller notices).
+     */
+    private Position mirrored(Position pos) {
+        int files = rs.geometry.files, squares = rs.geometry.squares;
+        Position m = Position.empty(rs);
+        for (int sq = 0; sq < squares; sq++) {
+            if (!pos.isEmpty(sq)) {
+                m.setPiece(sq - sq % files + files - 1 - sq % files, pos.colorAt(sq), pos.typeAt(sq));
+            }
+        }
+        for (int c = 0; c < 2; c++) {
+            for (int t = 0; t < rs.pieceCount(); t++) {
+                m.setHandCount(c, t, pos.handCount(c, t));
+            }
+        }
+        m.setSideToMove(pos.sideToMove());
+        int ep = pos.enPassantSquare();
+        if (ep >= 0) {
+            m.setEnPassantSquare(ep - ep % files + files - 1 - ep % files);
+        }
+        m.validate();
+        return m;
     }
 
     /** Fits K of sigmoid(K x score / 400) against the results (golden-section search on 0.01..4). */

@@ -105,6 +105,39 @@ class PipelineTest {
         org.junit.jupiter.api.Assertions.assertArrayEquals(net.featureWeights, exported.featureWeights);
     }
 
+    /**
+     * --mirror: minishogi's training positions are learnt twice (each also turned left for right, whose legal moves
+     * the trainer counts against the original's on every one), the held-out ones once; a chess position where
+     * castling is legal is refused (its mirror has no castling), naming the shard and line.
+     */
+    @Test
+    void mirroredTrainingPositions() throws Exception {
+        RuleSet rs = RuleSet.of("minishogi");
+        Path data = dir.resolve("data");
+        DataGen.run(new DataGen.Settings(rs, data, 0, 4, 3, 300, 4, 120, 9, 1, SelfPlay.HAND_WRITTEN), null);
+        List<Path> files;
+        try (var st = Files.list(data)) {
+            files = st.sorted().toList();
+        }
+        Trainer.Data[] plain = new Trainer(rs, new Trainer.Settings(8, 1, 256, 0.005, 0.9, 0.75, 2, 3, 1))
+                .load(files, line -> { });
+        Trainer.Data[] both = new Trainer(rs, new Trainer.Settings(8, 1, 256, 0.005, 0.9, 0.75, 2, 3, 1, true))
+                .load(files, line -> { });
+        assertTrue(plain[0].size() > 0 && plain[1].size() > 0);
+        assertEquals(2 * plain[0].size(), both[0].size());
+        assertEquals(plain[1].size(), both[1].size());
+
+        RuleSet chess = RuleSet.of("chess");
+        Path shard = dir.resolve("chess").resolve("shard-00000.txt");
+        Files.createDirectories(shard.getParent());
+        Files.writeString(shard, "0 0.5 0 r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n");
+        java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> new Trainer(chess, new Trainer.Settings(8, 1, 256, 0.005, 0.9, 0.75, 2, 3, 1, true))
+                        .load(List.of(shard), line -> { }));
+        assertTrue(e.getMessage().contains("shard-00000.txt:1: --mirror: chess is not the same turned left for right"),
+                e.getMessage());
+    }
+
     /** A given K (nnue train --k) is kept as given, and one outside (0, 10] is refused with a message saying so. */
     @Test
     void aGivenKIsKeptAndABadOneRefused() {

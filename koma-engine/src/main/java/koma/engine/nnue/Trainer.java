@@ -249,7 +249,7 @@ public final class Trainer {
         Position m = Position.empty(rs);
         for (int sq = 0; sq < squares; sq++) {
             if (!pos.isEmpty(sq)) {
-                m.setPiece(sq - sq % files + files - 1 - sq % files, pos.colorAt(sq), pos.typeAt(sq));
+                m.setPiece(mirrorFile(sq, files), pos.colorAt(sq), pos.typeAt(sq));
             }
         }
         for (int c = 0; c < 2; c++) {
@@ -260,10 +260,15 @@ public final class Trainer {
         m.setSideToMove(pos.sideToMove());
         int ep = pos.enPassantSquare();
         if (ep >= 0) {
-            m.setEnPassantSquare(ep - ep % files + files - 1 - ep % files);
+            m.setEnPassantSquare(mirrorFile(ep, files));
         }
         m.validate();
         return m;
+    }
+
+    /** The square on the same rank as {@code sq} and the mirrored file. */
+    private static int mirrorFile(int sq, int files) {
+        return sq - sq % files + files - 1 - sq % files;
     }
 
     /** Fits K of sigmoid(K x score / 400) against the results (golden-section search on 0.01..4). */

@@ -26,15 +26,10 @@ public final class Referee {
     private Referee() {
     }
 
-    /** Plays a game; {@code byColor[0]} moves first. Never throws for engine misbehaviour: that is a result. */
-    public static RefereedGame play(int round, RuleSet rs, Opening opening, EngineClient[] byColor, TimeControl tc,
-                                  long marginMs, int maxPlies) {
-        return play(round, rs, opening, byColor, new TimeControl[]{tc, tc}, marginMs, maxPlies);
-    }
-
     /**
-     * The same with a time control per colour ({@code tcByColor[0]} for the first mover): node odds. The record's
-     * time control is the first mover's.
+     * Plays a game; {@code byColor[0]} moves first, each colour under its own time control ({@code tcByColor}: the
+     * same twice, or node odds); the record's time control is the first mover's. Never throws for engine
+     * misbehaviour: that is a result.
      */
     public static RefereedGame play(int round, RuleSet rs, Opening opening, EngineClient[] byColor,
                                   TimeControl[] tcByColor, long marginMs, int maxPlies) {

@@ -107,6 +107,10 @@ public final class Search {
     private final boolean singularExtension;
     /** The smallest remaining depth at which a position in check is searched a ply deeper (SearchDefaults). */
     private final int checkExtensionDepth;
+    /** Plies more of late-move reduction at an expected cut node (from the rule set's SearchDefaults). */
+    private final int cutNodeReduction;
+    /** How many captures a quiescence node not in check looks at (from the rule set's SearchDefaults). */
+    private final int qsearchMoves;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
     private final int[] seExcluded = new int[MAX_PLY + 1];
     /** The depth of the iteration under way (singular extensions stop at twice it, as in Stockfish). */
@@ -181,6 +185,8 @@ public final class Search {
         this.safeCheckExtension = defaults.safeCheckExtension();
         this.singularExtension = defaults.singularExtension();
         this.checkExtensionDepth = defaults.checkExtensionDepth();
+        this.cutNodeReduction = defaults.cutNodeReduction();
+        this.qsearchMoves = defaults.qsearchMoves() == 0 ? Integer.MAX_VALUE : defaults.qsearchMoves();
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -456,7 +462,7 @@ public final class Search {
                 int score;
                 while (true) {
                     rootDepth = Math.min(depth + depthOffset, MAX_PLY - 1);
-                    score = search(rootDepth, alpha, beta, 0, true);
+                    score = search(rootDepth, alpha, beta, 0, true, false);
                     if (stop) {
                         break;
                     }
@@ -577,7 +583,7 @@ public final class Search {
         return Integer.MIN_VALUE;
     }
 
-    private int search(int depth, int alpha, int beta, int ply, boolean nullAllowed) {
+    private int search(int depth, int alpha, int beta, int ply, boolean nullAllowed, boolean cutNode) {
         pvLength[ply] = 0;
         boolean inCheck = pos.inCheck();
         checkAt[ply] = inCheck;
@@ -650,7 +656,7 @@ public final class Search {
             pos.doNullMove();
             moveIdx[ply] = -1;
             checkAt[ply + 1] = false;
-            int score = -search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            int score = -search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, !cutNode);
             pos.undoNullMove();
             if (stop) {
                 return 0;
@@ -669,7 +675,7 @@ public final class Search {
                 && TranspositionTable.depthOf(entry) >= depth - SINGULAR_TT_SLACK) {
             int singularBeta = ttScore - SINGULAR_MARGIN * depth;
             seExcluded[ply] = ttMove;
-            int v = search((depth - 1) / 2, singularBeta - 1, singularBeta, ply, false);
+            int v = search((depth - 1) / 2, singularBeta - 1, singularBeta, ply, false, cutNode);
             seExcluded[ply] = Move.NONE;
             if (stop) {
                 return 0;
@@ -738,7 +744,7 @@ public final class Search {
             }
             int score;
             if (searched++ == 0) {
-                score = -search(newDepth, -beta, -alpha, ply + 1, true);
+                score = -search(newDepth, -beta, -alpha, ply + 1, true, !pvNode && !cutNode);
             } else {
                 int reduction = 0;
                 if (quiet && depth >= 3 && i >= 3 && !inCheck && m != killers[ply][0] && m != killers[ply][1]
@@ -757,14 +763,19 @@ public final class Search {
                     } else if (stat > bar && reduction > 0) {
                         reduction--;
                     }
+                    if (cutNode) {
+                        reduction += cutNodeReduction;
+                    }
                     reduction = Math.min(reduction, newDepth - 1);
                 }
-                score = -search(newDepth - reduction, -alpha - 1, -alpha, ply + 1, true);
+                // a reduced search expects its child to fail low, so the child is a cut node; a search to full
+                // depth alternates the expectation, as Stockfish's does
+                score = -search(newDepth - reduction, -alpha - 1, -alpha, ply + 1, true, reduction > 0 || !cutNode);
                 if (score > alpha && reduction > 0) {
-                    score = -search(newDepth, -alpha - 1, -alpha, ply + 1, true);
+                    score = -search(newDepth, -alpha - 1, -alpha, ply + 1, true, !cutNode);
                 }
                 if (score > alpha && score < beta) {
-                    score = -search(newDepth, -beta, -alpha, ply + 1, true);
+                    score = -search(newDepth, -beta, -alpha, ply + 1, true, false);
                 }
             }
             pos.undoMove();
@@ -865,6 +876,9 @@ public final class Search {
             int m = pickNext(list, scores[ply], i, k);
             if (inCheck && Move.isDrop(m) && i > 0 && best > -MATE_BOUND) {
                 continue; // blocking drops after a first evasion: keep quiescence small
+            }
+            if (!inCheck && i >= qsearchMoves && !Move.isPromotion(m)) {
+                continue; // only the first captures in the ordering (Fairy-Stockfish's two)
             }
             if (!inCheck && !Move.isPromotion(m) && Move.kind(m) != Move.EN_PASSANT
                     && standPat + eval.value(pos.typeAt(Move.to(m))) + 200 < alpha) {

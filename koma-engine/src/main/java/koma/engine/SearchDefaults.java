@@ -24,18 +24,30 @@ import java.util.Set;
  * smallest remaining depth at which a position in check is searched one ply deeper (0, the default: every check,
  * and a check at the horizon gets a full-width ply; Fairy-Stockfish extends a check only above depth 6, so that the
  * many checking drops of the shogi family near the leaves do not widen the tree; a check below the setting is
- * answered in quiescence, which searches every evasion). Each is set where a match said so for that rule set.
+ * answered in quiescence, which searches every evasion); {@code cut-node-reduction}, plies more of late-move
+ * reduction for a quiet move at an expected cut node (a non-PV node whose parent expects it to fail high: the child
+ * of a reduced search, and every other full-depth child below one; Stockfish adds 2), from 0 (the default) to
+ * {@link #MAX_CUT_NODE_REDUCTION}; {@code qsearch-moves}, how many captures (in the ordering's order, promotions
+ * apart) a quiescence node not in check looks at, from 1 to {@link #MAX_QSEARCH_MOVES} (Fairy-Stockfish looks at
+ * two), or 0 (the default) for every one.
+ * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
-                             int checkExtensionDepth) {
+                             int checkExtensionDepth, int cutNodeReduction, int qsearchMoves) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
-            "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth");
+            "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
+            "cut-node-reduction", "qsearch-moves");
+    /** The most plies {@code cut-node-reduction} may add. */
+    static final int MAX_CUT_NODE_REDUCTION = 3;
+    /** The largest {@code qsearch-moves}. */
+    static final int MAX_QSEARCH_MOVES = 64;
     /** Default depths of late-move pruning and futility pruning, and the largest either may be set to. */
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
-    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0);
+    static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
+            0, 0);
     /** The largest check-extension-depth. */
     static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
@@ -68,9 +80,19 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             throw new IllegalArgumentException(source + ": check-extension-depth must be from 0 to "
                     + MAX_CHECK_EXTENSION_DEPTH + ", got " + checkDepth);
         }
+        int cutNodeReduction = m.getOrDefault("cut-node-reduction", 0);
+        if (cutNodeReduction < 0 || cutNodeReduction > MAX_CUT_NODE_REDUCTION) {
+            throw new IllegalArgumentException(source + ": cut-node-reduction must be from 0 to "
+                    + MAX_CUT_NODE_REDUCTION + ", got " + cutNodeReduction);
+        }
+        int qsearchMoves = m.getOrDefault("qsearch-moves", 0);
+        if (qsearchMoves < 0 || qsearchMoves > MAX_QSEARCH_MOVES) {
+            throw new IllegalArgumentException(source + ": qsearch-moves must be from 0 to " + MAX_QSEARCH_MOVES
+                    + ", got " + qsearchMoves);
+        }
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
-                flag(m, "singular-extension", source), checkDepth);
+                flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves);
     }
 
     /** A 0/1 setting (0 when absent); any other value is refused naming the key. */

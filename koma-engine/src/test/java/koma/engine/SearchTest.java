@@ -271,16 +271,38 @@ class SearchTest {
     }
 
     /**
+     * cut-node-reduction and qsearch-moves: 0 (nothing added, every capture) by default, a value in range read, a
+     * value out of range refused with a message naming the key and its range.
+     */
+    @ParameterizedTest
+    @CsvSource({"cut-node-reduction, 2, 3", "qsearch-moves, 2, 64"})
+    void countedSearchSettingsAreReadAndChecked(String key, int value, int max) {
+        java.util.function.ToIntFunction<SearchDefaults> get = key.equals("cut-node-reduction")
+                ? SearchDefaults::cutNodeReduction : SearchDefaults::qsearchMoves;
+        assertEquals(0, get.applyAsInt(SearchDefaults.parse("", "x.search")));
+        assertEquals(value, get.applyAsInt(SearchDefaults.parse(key + " = " + value, "x.search")));
+        for (int bad : new int[]{-1, max + 1}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> SearchDefaults.parse(key + " = " + bad, "x.search"));
+            assertTrue(e.getMessage().contains("x.search: " + key + " must be from 0 to " + max + ", got " + bad),
+                    e.getMessage());
+        }
+    }
+
+    /**
      * A search flag read from -Dkoma.eval.dir reaches the search in every rule set: a depth-8 search of the start
      * position still finds a move, and its node count differs from the search without. Continuation history: chess
      * 15,614 against 20,366 when written, shogi 12,132 against 12,076 (at depth 6 shogi's counts were equal, too
      * few cutoffs), so the table is read in the ordering; in Wa shogi (7,744 (piece, square) pairs) the table is
      * hashed, which an index outside it would show. Singular extensions search more at a fixed depth. Each rule
      * set's file keeps its built-in settings and adds the flag. A check-extension-depth of 4 leaves the checks nearer
-     * the leaves unextended: fewer nodes (in every rule set with a royal piece: the deathmatch has no check).
+     * the leaves unextended: fewer nodes (in every rule set with a royal piece: the deathmatch has no check). A
+     * cut-node reduction of 2 reduces late quiet moves below reduced searches more, and one capture a quiescence
+     * node searches fewer lines than every capture: other node counts.
      */
     @ParameterizedTest
-    @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4"})
+    @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4",
+            "cut-node-reduction, 2", "qsearch-moves, 1"})
     void searchFlagsReachTheSearchInEveryRuleSet(String key, int value, @TempDir Path dir) throws Exception {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {

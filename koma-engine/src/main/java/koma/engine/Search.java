@@ -111,6 +111,8 @@ public final class Search {
     private final int cutNodeReduction;
     /** How many captures a quiescence node not in check looks at (from the rule set's SearchDefaults). */
     private final int qsearchMoves;
+    /** The largest remaining depth at which a quiet check that loses material is not searched (SearchDefaults). */
+    private final int losingCheckDepth;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
     private final int[] seExcluded = new int[MAX_PLY + 1];
     /** The depth of the iteration under way (singular extensions stop at twice it, as in Stockfish). */
@@ -187,6 +189,7 @@ public final class Search {
         this.checkExtensionDepth = defaults.checkExtensionDepth();
         this.cutNodeReduction = defaults.cutNodeReduction();
         this.qsearchMoves = defaults.qsearchMoves() == 0 ? Integer.MAX_VALUE : defaults.qsearchMoves();
+        this.losingCheckDepth = defaults.losingCheckDepth();
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -714,12 +717,12 @@ public final class Search {
             boolean lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth));
             // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than SEE_CAPTURE
             // per ply of depth is not searched, nor a quiet move or drop that loses more than SEE_QUIET per ply
-            // squared, unless it gives check
+            // squared, unless it gives check and the depth is above losing-check-depth
             boolean seeLoses = false;
-            if (!lateOrFutile && ply > 0 && !inCheck && searched > 0 && depth <= SEE_PRUNE_DEPTH
-                    && bestScore > -MATE_BOUND) {
+            if ((!lateOrFutile || depth <= losingCheckDepth) && ply > 0 && !inCheck && searched > 0
+                    && depth <= SEE_PRUNE_DEPTH && bestScore > -MATE_BOUND) {
                 seeLoses = !pos.seeAtLeast(m, seeValue, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth);
-                if (seeLoses && !quiet) {
+                if (seeLoses && (!quiet || depth <= losingCheckDepth)) {
                     continue;
                 }
             }

@@ -29,16 +29,20 @@ import java.util.Set;
  * of a reduced search, and every other full-depth child below one; Stockfish adds 2), from 0 (the default) to
  * {@link #MAX_CUT_NODE_REDUCTION}; {@code qsearch-moves}, how many captures (in the ordering's order, promotions
  * apart) a quiescence node not in check looks at, from 1 to {@link #MAX_QSEARCH_MOVES} (Fairy-Stockfish looks at
- * two), or 0 (the default) for every one.
+ * two), or 0 (the default) for every one; {@code losing-check-depth}, the largest remaining depth at which a quiet
+ * move or drop that gives check is not searched when it loses material by static exchange (the margin of quiet
+ * moves), as a move that does not give check would not be, from 0 (the default: every such check searched) to
+ * {@link #MAX_PRUNE_DEPTH}.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
-                             int checkExtensionDepth, int cutNodeReduction, int qsearchMoves) {
+                             int checkExtensionDepth, int cutNodeReduction, int qsearchMoves,
+                             int losingCheckDepth) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
-            "cut-node-reduction", "qsearch-moves");
+            "cut-node-reduction", "qsearch-moves", "losing-check-depth");
     /** The most plies {@code cut-node-reduction} may add. */
     static final int MAX_CUT_NODE_REDUCTION = 3;
     /** The largest {@code qsearch-moves}. */
@@ -47,7 +51,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0);
+            0, 0, 0);
     /** The largest check-extension-depth. */
     static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
@@ -90,9 +94,15 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             throw new IllegalArgumentException(source + ": qsearch-moves must be from 0 to " + MAX_QSEARCH_MOVES
                     + ", got " + qsearchMoves);
         }
+        int losingCheckDepth = m.getOrDefault("losing-check-depth", 0);
+        if (losingCheckDepth < 0 || losingCheckDepth > MAX_PRUNE_DEPTH) {
+            throw new IllegalArgumentException(source + ": losing-check-depth must be from 0 to " + MAX_PRUNE_DEPTH
+                    + ", got " + losingCheckDepth);
+        }
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
-                flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves);
+                flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,
+                losingCheckDepth);
     }
 
     /** A 0/1 setting (0 when absent); any other value is refused naming the key. */

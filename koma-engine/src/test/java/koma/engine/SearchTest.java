@@ -271,14 +271,17 @@ class SearchTest {
     }
 
     /**
-     * cut-node-reduction and qsearch-moves: 0 (nothing added, every capture) by default, a value in range read, a
-     * value out of range refused with a message naming the key and its range.
+     * cut-node-reduction, qsearch-moves and losing-check-depth: 0 (nothing added, every capture, every check) by
+     * default, a value in range read, a value out of range refused with a message naming the key and its range.
      */
     @ParameterizedTest
-    @CsvSource({"cut-node-reduction, 2, 3", "qsearch-moves, 2, 64"})
+    @CsvSource({"cut-node-reduction, 2, 3", "qsearch-moves, 2, 64", "losing-check-depth, 1, 12"})
     void countedSearchSettingsAreReadAndChecked(String key, int value, int max) {
-        java.util.function.ToIntFunction<SearchDefaults> get = key.equals("cut-node-reduction")
-                ? SearchDefaults::cutNodeReduction : SearchDefaults::qsearchMoves;
+        java.util.function.ToIntFunction<SearchDefaults> get = switch (key) {
+            case "cut-node-reduction" -> SearchDefaults::cutNodeReduction;
+            case "qsearch-moves" -> SearchDefaults::qsearchMoves;
+            default -> SearchDefaults::losingCheckDepth;
+        };
         assertEquals(0, get.applyAsInt(SearchDefaults.parse("", "x.search")));
         assertEquals(value, get.applyAsInt(SearchDefaults.parse(key + " = " + value, "x.search")));
         for (int bad : new int[]{-1, max + 1}) {
@@ -297,18 +300,19 @@ class SearchTest {
      * hashed, which an index outside it would show. Singular extensions search more at a fixed depth. Each rule
      * set's file keeps its built-in settings and adds the flag. A check-extension-depth of 4 leaves the checks nearer
      * the leaves unextended: fewer nodes (in every rule set with a royal piece: the deathmatch has no check). A
-     * cut-node reduction of 2 reduces late quiet moves below reduced searches more, and one capture a quiescence
-     * node searches fewer lines than every capture: other node counts.
+     * cut-node reduction of 2 reduces late quiet moves below reduced searches more, one capture a quiescence node
+     * searches fewer lines than every capture, and checks that lose material left out at depth 2 and below leave
+     * fewer nodes (with a royal piece again): other node counts.
      */
     @ParameterizedTest
     @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4",
-            "cut-node-reduction, 2", "qsearch-moves, 1"})
+            "cut-node-reduction, 2", "qsearch-moves, 1", "losing-check-depth, 2"})
     void searchFlagsReachTheSearchInEveryRuleSet(String key, int value, @TempDir Path dir) throws Exception {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {
             for (String id : RuleSet.IDS) {
                 RuleSet rs = RuleSet.of(id);
-                if (key.equals("check-extension-depth") && rs.royalType < 0) {
+                if ((key.equals("check-extension-depth") || key.equals("losing-check-depth")) && rs.royalType < 0) {
                     continue;
                 }
                 System.clearProperty(EvalWeights.DIR_PROPERTY);

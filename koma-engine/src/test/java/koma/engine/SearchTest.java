@@ -301,12 +301,12 @@ class SearchTest {
      * set's file keeps its built-in settings and adds the flag. A check-extension-depth of 4 leaves the checks nearer
      * the leaves unextended: fewer nodes (in every rule set with a royal piece: the deathmatch has no check). A
      * cut-node reduction of 2 reduces late quiet moves below reduced searches more, one capture a quiescence node
-     * searches fewer lines than every capture, and checks that lose material left out at depth 2 and below leave
-     * fewer nodes (with a royal piece again): other node counts.
+     * searches fewer lines than every capture, and checks that lose material left out at depth 4 and below (shogi's
+     * built-in is 2, so 4 and not 2) leave fewer nodes (with a royal piece again): other node counts.
      */
     @ParameterizedTest
     @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4",
-            "cut-node-reduction, 2", "qsearch-moves, 1", "losing-check-depth, 2"})
+            "cut-node-reduction, 2", "qsearch-moves, 1", "losing-check-depth, 4"})
     void searchFlagsReachTheSearchInEveryRuleSet(String key, int value, @TempDir Path dir) throws Exception {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {

@@ -32,7 +32,7 @@ import java.util.Set;
  * two), or 0 (the default) for every one; {@code losing-check-depth}, the largest remaining depth at which a quiet
  * move or drop that gives check is not searched when it loses material by static exchange (the margin of quiet
  * moves), as a move that does not give check would not be, from 0 (the default: every such check searched) to
- * {@link #MAX_PRUNE_DEPTH}.
+ * {@link Search#SEE_PRUNE_DEPTH}, the deepest static-exchange pruning.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -69,40 +69,29 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             throw new IllegalArgumentException(source + ": contempt must be from " + -Search.MAX_CONTEMPT + " to "
                     + Search.MAX_CONTEMPT + ", got " + contempt);
         }
-        int lmp = m.getOrDefault("lmp-depth", LMP_DEPTH);
-        if (lmp < 0 || lmp > MAX_PRUNE_DEPTH) {
-            throw new IllegalArgumentException(source + ": lmp-depth must be from 0 to " + MAX_PRUNE_DEPTH + ", got "
-                    + lmp);
-        }
+        int lmp = count(m, "lmp-depth", LMP_DEPTH, MAX_PRUNE_DEPTH, source);
         int futility = m.getOrDefault("futility-depth", Math.min(FUTILITY_DEPTH, lmp));
         if (futility < 0 || futility > lmp) {
             throw new IllegalArgumentException(source + ": futility-depth must be from 0 to lmp-depth (" + lmp
                     + "), got " + futility);
         }
-        int checkDepth = m.getOrDefault("check-extension-depth", 0);
-        if (checkDepth < 0 || checkDepth > MAX_CHECK_EXTENSION_DEPTH) {
-            throw new IllegalArgumentException(source + ": check-extension-depth must be from 0 to "
-                    + MAX_CHECK_EXTENSION_DEPTH + ", got " + checkDepth);
-        }
-        int cutNodeReduction = m.getOrDefault("cut-node-reduction", 0);
-        if (cutNodeReduction < 0 || cutNodeReduction > MAX_CUT_NODE_REDUCTION) {
-            throw new IllegalArgumentException(source + ": cut-node-reduction must be from 0 to "
-                    + MAX_CUT_NODE_REDUCTION + ", got " + cutNodeReduction);
-        }
-        int qsearchMoves = m.getOrDefault("qsearch-moves", 0);
-        if (qsearchMoves < 0 || qsearchMoves > MAX_QSEARCH_MOVES) {
-            throw new IllegalArgumentException(source + ": qsearch-moves must be from 0 to " + MAX_QSEARCH_MOVES
-                    + ", got " + qsearchMoves);
-        }
-        int losingCheckDepth = m.getOrDefault("losing-check-depth", 0);
-        if (losingCheckDepth < 0 || losingCheckDepth > MAX_PRUNE_DEPTH) {
-            throw new IllegalArgumentException(source + ": losing-check-depth must be from 0 to " + MAX_PRUNE_DEPTH
-                    + ", got " + losingCheckDepth);
-        }
+        int checkDepth = count(m, "check-extension-depth", 0, MAX_CHECK_EXTENSION_DEPTH, source);
+        int cutNodeReduction = count(m, "cut-node-reduction", 0, MAX_CUT_NODE_REDUCTION, source);
+        int qsearchMoves = count(m, "qsearch-moves", 0, MAX_QSEARCH_MOVES, source);
+        int losingCheckDepth = count(m, "losing-check-depth", 0, Search.SEE_PRUNE_DEPTH, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
                 flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,
                 losingCheckDepth);
+    }
+
+    /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */
+    private static int count(Map<String, Integer> m, String key, int absent, int max, String source) {
+        int v = m.getOrDefault(key, absent);
+        if (v < 0 || v > max) {
+            throw new IllegalArgumentException(source + ": " + key + " must be from 0 to " + max + ", got " + v);
+        }
+        return v;
     }
 
     /** A 0/1 setting (0 when absent); any other value is refused naming the key. */

@@ -264,26 +264,17 @@ class SearchTest {
         assertTrue(flag.getMessage().contains(key + " must be 0 or 1, got 2"), flag.getMessage());
     }
 
-    /** check-extension-depth: 0 (every check) by default, a depth up to 64 read, anything else refused naming it. */
-    @Test
-    void checkExtensionDepthIsReadAndChecked() {
-        assertEquals(0, SearchDefaults.parse("", "x.search").checkExtensionDepth());
-        assertEquals(6, SearchDefaults.parse("check-extension-depth = 6", "x.search").checkExtensionDepth());
-        for (String bad : new String[]{"-1", "65"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> SearchDefaults.parse("check-extension-depth = " + bad, "x.search"));
-            assertTrue(e.getMessage().contains("check-extension-depth must be from 0 to 64, got " + bad), e.getMessage());
-        }
-    }
-
     /**
-     * cut-node-reduction, qsearch-moves and losing-check-depth: 0 (nothing added, every capture, every check) by
-     * default, a value in range read, a value out of range refused with a message naming the key and its range.
+     * check-extension-depth, cut-node-reduction, qsearch-moves and losing-check-depth: 0 (every check extended,
+     * nothing added, every capture, every check searched) by default, a value in range read, a value out of range
+     * refused with a message naming the key and its range.
      */
     @ParameterizedTest
-    @CsvSource({"cut-node-reduction, 2, 3", "qsearch-moves, 2, 64", "losing-check-depth, 1, 8"})
+    @CsvSource({"check-extension-depth, 6, 64", "cut-node-reduction, 2, 3", "qsearch-moves, 2, 64",
+            "losing-check-depth, 1, 8"})
     void countedSearchSettingsAreReadAndChecked(String key, int value, int max) {
         java.util.function.ToIntFunction<SearchDefaults> get = switch (key) {
+            case "check-extension-depth" -> SearchDefaults::checkExtensionDepth;
             case "cut-node-reduction" -> SearchDefaults::cutNodeReduction;
             case "qsearch-moves" -> SearchDefaults::qsearchMoves;
             default -> SearchDefaults::losingCheckDepth;

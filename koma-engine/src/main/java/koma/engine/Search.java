@@ -61,6 +61,8 @@ public final class Search {
     static final int SEE_PRUNE_DEPTH = 8, SEE_CAPTURE = 90, SEE_QUIET = 15;
     /** Quiescence plies after which only recaptures are searched (not in check). */
     static final int QS_RECAPTURES_FROM = 5;
+    /** The smallest remaining depth at which ProbCut is tried (Stockfish's 5); its confirming search is 4 shallower. */
+    static final int PROBCUT_DEPTH = 5;
     /** The largest contempt {@link #setContempt} takes, in centipawns. */
     public static final int MAX_CONTEMPT = 500;
 
@@ -111,6 +113,10 @@ public final class Search {
     private final int cutNodeReduction;
     /** How many captures a quiescence node not in check looks at (from the rule set's SearchDefaults). */
     private final int qsearchMoves;
+    /** Whether quiescence leaves quiet promotions out (from the rule set's SearchDefaults). */
+    private final boolean qsearchCapturesOnly;
+    /** ProbCut's margin over beta in centipawns, 0 for none (from the rule set's SearchDefaults). */
+    private final int probcutMargin;
     /** The largest remaining depth at which a quiet check that loses material is not searched (SearchDefaults). */
     private final int losingCheckDepth;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
@@ -190,6 +196,8 @@ public final class Search {
         this.cutNodeReduction = defaults.cutNodeReduction();
         this.qsearchMoves = defaults.qsearchMoves() == 0 ? Integer.MAX_VALUE : defaults.qsearchMoves();
         this.losingCheckDepth = defaults.losingCheckDepth();
+        this.qsearchCapturesOnly = defaults.qsearchCapturesOnly();
+        this.probcutMargin = defaults.probcutMargin();
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -668,6 +676,14 @@ public final class Search {
                 return score >= MATE_BOUND ? beta : score;
             }
         }
+        if (probcutMargin > 0 && !pvNode && !inCheck && excludedMove == Move.NONE && ply > 0 && depth >= PROBCUT_DEPTH
+                && Math.abs(beta) < MATE_BOUND) {
+            int v = probCut(beta + probcutMargin, depth, ply, ttMove, staticEval, cutNode);
+            if (v != Integer.MIN_VALUE) {
+                return v;
+            }
+            n = -1; // ProbCut used this ply's move list
+        }
         // singular extension: the hash move, a lower bound not much shallower, is extended when every other move,
         // searched at half depth against a margin below its score, fails low; when even that search reaches beta,
         // two moves beat it and the node is cut (multi-cut)
@@ -818,6 +834,40 @@ public final class Search {
     }
 
     /**
+     * ProbCut (Stockfish's): the first captures (two, four at an expected cut node) that win at least
+     * {@code raisedBeta - staticEval} by static exchange are tried with quiescence against {@code raisedBeta}, and
+     * those that hold it with a search four plies shallower; the score of one that still holds it, or
+     * {@link Integer#MIN_VALUE} when none does. Uses this ply's move list.
+     */
+    private int probCut(int raisedBeta, int depth, int ply, int ttMove, int staticEval, boolean cutNode) {
+        int[] list = moves[ply];
+        int k = pos.tacticalMoves(list);
+        orderMoves(list, scores[ply], k, ttMove, ply, Move.NONE);
+        int tried = 0;
+        for (int i = 0; i < k && tried < (cutNode ? 4 : 2); i++) {
+            int m = pickNext(list, scores[ply], i, k);
+            if (pos.isEmpty(Move.to(m)) || !pos.seeAtLeast(m, seeValue, raisedBeta - staticEval)) {
+                continue;
+            }
+            tried++;
+            makeMove(m, ply);
+            int v = -quiesce(-raisedBeta, -raisedBeta + 1, ply + 1, 0, Move.to(m));
+            if (v >= raisedBeta) {
+                v = -search(depth - 4, -raisedBeta, -raisedBeta + 1, ply + 1, true, !cutNode);
+            }
+            pos.undoMove();
+            if (stop) {
+                return 0;
+            }
+            if (v >= raisedBeta) {
+                return v;
+            }
+        }
+        pvLength[ply] = 0;
+        return Integer.MIN_VALUE;
+    }
+
+    /**
      * Quiescence: captures and promotions until the position is quiet, every evasion when in check. From
      * {@link #QS_RECAPTURES_FROM} plies in, only recaptures on {@code lastTo} (the square the previous move went to)
      * are searched, as Stockfish long did: in Shodo, with thirty knights on the board, equal exchanges in every order
@@ -892,6 +942,9 @@ public final class Search {
             }
             if (!inCheck && qply >= QS_RECAPTURES_FROM && Move.to(m) != lastTo) {
                 continue;
+            }
+            if (qsearchCapturesOnly && !inCheck && pos.isEmpty(Move.to(m)) && Move.kind(m) == Move.PROMOTION) {
+                continue; // a quiet promotion, left out where the rule set's quiescence takes captures alone
             }
             makeMove(m, ply);
             int score = -quiesce(-beta, -alpha, ply + 1, qply + 1, Move.to(m));

@@ -32,17 +32,25 @@ import java.util.Set;
  * two), or 0 (the default) for every one; {@code losing-check-depth}, the largest remaining depth at which a quiet
  * move or drop that gives check is not searched when it loses material by static exchange (the margin of quiet
  * moves), as a move that does not give check would not be, from 0 (the default: every such check searched) to
- * {@link Search#SEE_PRUNE_DEPTH}, the deepest static-exchange pruning.
+ * {@link Search#SEE_PRUNE_DEPTH}, the deepest static-exchange pruning; {@code qsearch-captures-only}, 1 for a
+ * quiescence search of captures alone (capturing promotions among them), as Fairy-Stockfish's, 0 (the default) to
+ * search quiet promotions there too; {@code probcut-margin}, in centipawns: at a non-PV node of remaining depth
+ * {@link Search#PROBCUT_DEPTH} or more, a capture that wins at least this much over beta by static exchange, confirmed
+ * by quiescence and then by a search four plies shallower against beta plus the margin, cuts the node off
+ * (Stockfish's ProbCut), from 0 (the default: off) to {@link #MAX_PROBCUT_MARGIN}.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
                              int checkExtensionDepth, int cutNodeReduction, int qsearchMoves,
-                             int losingCheckDepth) {
+                             int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
-            "cut-node-reduction", "qsearch-moves", "losing-check-depth");
+            "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
+            "probcut-margin");
+    /** The largest {@code probcut-margin}, in centipawns. */
+    static final int MAX_PROBCUT_MARGIN = 2000;
     /** The most plies {@code cut-node-reduction} may add. */
     static final int MAX_CUT_NODE_REDUCTION = 3;
     /** The largest {@code qsearch-moves}. */
@@ -51,7 +59,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0);
+            0, 0, 0, false, 0);
     /** The largest check-extension-depth. */
     static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
@@ -79,10 +87,11 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         int cutNodeReduction = count(m, "cut-node-reduction", 0, MAX_CUT_NODE_REDUCTION, source);
         int qsearchMoves = count(m, "qsearch-moves", 0, MAX_QSEARCH_MOVES, source);
         int losingCheckDepth = count(m, "losing-check-depth", 0, Search.SEE_PRUNE_DEPTH, source);
+        int probcutMargin = count(m, "probcut-margin", 0, MAX_PROBCUT_MARGIN, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
                 flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,
-                losingCheckDepth);
+                losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin);
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

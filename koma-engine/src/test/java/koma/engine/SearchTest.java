@@ -252,31 +252,71 @@ class SearchTest {
      * each on, anything else is refused naming the key.
      */
     @ParameterizedTest
-    @CsvSource({"continuation-history", "singular-extension"})
+    @CsvSource({"continuation-history", "singular-extension", "qsearch-captures-only"})
     void searchFlagsAreReadAndChecked(String key) {
+        java.util.function.Predicate<SearchDefaults> get = switch (key) {
+            case "continuation-history" -> SearchDefaults::continuationHistory;
+            case "singular-extension" -> SearchDefaults::singularExtension;
+            default -> SearchDefaults::qsearchCapturesOnly;
+        };
         SearchDefaults none = SearchDefaults.parse("", "x.search");
         SearchDefaults on = SearchDefaults.parse(key + " = 1", "x.search");
-        assertFalse(none.continuationHistory() || none.singularExtension());
-        assertTrue(key.equals("continuation-history") ? on.continuationHistory() : on.singularExtension());
-        assertFalse(key.equals("continuation-history") ? on.singularExtension() : on.continuationHistory());
+        assertFalse(none.continuationHistory() || none.singularExtension() || none.qsearchCapturesOnly());
+        assertTrue(get.test(on));
+        int set = (on.continuationHistory() ? 1 : 0) + (on.singularExtension() ? 1 : 0)
+                + (on.qsearchCapturesOnly() ? 1 : 0);
+        assertEquals(1, set, "only " + key + " is set");
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse(key + " = 2", "x.search"));
         assertTrue(flag.getMessage().contains(key + " must be 0 or 1, got 2"), flag.getMessage());
     }
 
     /**
-     * check-extension-depth, cut-node-reduction, qsearch-moves and losing-check-depth: 0 (every check extended,
-     * nothing added, every capture, every check searched) by default, a value in range read, a value out of range
+     * qsearch-captures-only leaves quiet promotions out of quiescence: with a pawn (chess) or a rook (shogi) free to
+     * promote on an empty square and nothing to capture, the quiescence score with the setting is the side's static
+     * evaluation, and without it the promotion's gain on top (the new piece's value less the old one's, over 400
+     * centipawns in both rule sets' weights).
+     */
+    @ParameterizedTest
+    @CsvSource({"chess, 4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+            "shogi, 4k4/9/9/9/9/R8/9/9/4K4 b - 1"})
+    void quiescenceWithCapturesOnlyLeavesQuietPromotionsOut(String id, String fen, @TempDir Path dir)
+            throws Exception {
+        String old = System.getProperty(EvalWeights.DIR_PROPERTY);
+        try {
+            RuleSet rs = RuleSet.of(id);
+            System.clearProperty(EvalWeights.DIR_PROPERTY);
+            int with = new Search(rs, new TranspositionTable(8)).quiescenceScore(Position.fromFen(rs, fen), 100_000);
+            String builtIn = EvalWeights.text(id, "search").map(t -> t.text()).orElse("");
+            Files.writeString(dir.resolve(id + ".search"), builtIn + "\nqsearch-captures-only = 1\n");
+            System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
+            int without = new Search(rs, new TranspositionTable(8))
+                    .quiescenceScore(Position.fromFen(rs, fen), 100_000);
+            assertTrue(with - without > 400, id + ": quiescence " + with + " with quiet promotions, " + without
+                    + " with captures only");
+        } finally {
+            if (old == null) {
+                System.clearProperty(EvalWeights.DIR_PROPERTY);
+            } else {
+                System.setProperty(EvalWeights.DIR_PROPERTY, old);
+            }
+        }
+    }
+
+    /**
+     * check-extension-depth, cut-node-reduction, qsearch-moves, losing-check-depth and probcut-margin: 0 (every
+     * check extended, nothing added, every capture, every check searched, no ProbCut) by default, a value in range read, a value out of range
      * refused with a message naming the key and its range.
      */
     @ParameterizedTest
     @CsvSource({"check-extension-depth, 6, 64", "cut-node-reduction, 2, 3", "qsearch-moves, 2, 64",
-            "losing-check-depth, 1, 8"})
+            "losing-check-depth, 1, 8", "probcut-margin, 200, 2000"})
     void countedSearchSettingsAreReadAndChecked(String key, int value, int max) {
         java.util.function.ToIntFunction<SearchDefaults> get = switch (key) {
             case "check-extension-depth" -> SearchDefaults::checkExtensionDepth;
             case "cut-node-reduction" -> SearchDefaults::cutNodeReduction;
             case "qsearch-moves" -> SearchDefaults::qsearchMoves;
+            case "probcut-margin" -> SearchDefaults::probcutMargin;
             default -> SearchDefaults::losingCheckDepth;
         };
         assertEquals(0, get.applyAsInt(SearchDefaults.parse("", "x.search")));
@@ -323,6 +363,38 @@ class SearchTest {
                 assertTrue(with.bestMove() != Move.NONE, id);
                 assertTrue(with.nodes() != without, id + ": " + without + " nodes either way");
             }
+        } finally {
+            if (old == null) {
+                System.clearProperty(EvalWeights.DIR_PROPERTY);
+            } else {
+                System.setProperty(EvalWeights.DIR_PROPERTY, old);
+            }
+        }
+    }
+
+    /**
+     * probcut-margin reaches the search: in middle-game positions with captures on the board (chess's "Kiwipete"
+     * perft position; a shogi position at ply 69 of a self-play game, from the net i3 data), a depth-8 search with
+     * ProbCut at a 100-centipawn margin still finds a move and visits another number of nodes than without. (From
+     * the start position, shogi's depth-8 tree has no capture winning that much, and the counts were equal.)
+     */
+    @ParameterizedTest
+    @CsvSource({"chess, r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "shogi, l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69"})
+    void probCutReachesTheSearch(String id, String fen, @TempDir Path dir) throws Exception {
+        String old = System.getProperty(EvalWeights.DIR_PROPERTY);
+        try {
+            RuleSet rs = RuleSet.of(id);
+            System.clearProperty(EvalWeights.DIR_PROPERTY);
+            long without = new Search(rs, new TranspositionTable(8))
+                    .search(Position.fromFen(rs, fen), Limits.depth(8), new TimeManager(0), null).nodes();
+            String builtIn = EvalWeights.text(id, "search").map(t -> t.text()).orElse("");
+            Files.writeString(dir.resolve(id + ".search"), builtIn + "\nprobcut-margin = 100\n");
+            System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
+            Search.Result with = new Search(rs, new TranspositionTable(8))
+                    .search(Position.fromFen(rs, fen), Limits.depth(8), new TimeManager(0), null);
+            assertTrue(with.bestMove() != Move.NONE, id);
+            assertTrue(with.nodes() != without, id + ": " + without + " nodes either way");
         } finally {
             if (old == null) {
                 System.clearProperty(EvalWeights.DIR_PROPERTY);

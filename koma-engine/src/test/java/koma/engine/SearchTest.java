@@ -274,8 +274,8 @@ class SearchTest {
     /**
      * qsearch-captures-only leaves quiet promotions out of quiescence: with a pawn (chess) or a rook (shogi) free to
      * promote on an empty square and nothing to capture, the quiescence score with the setting is the side's static
-     * evaluation, and without it the promotion's gain on top (the new piece's value less the old one's, over 400
-     * centipawns in both rule sets' weights).
+     * evaluation, and without it the promotion's gain on top (over 400 centipawns in both rule sets: a queen for a
+     * pawn, a dragon for a rook). Both sides read a file with this one key (shogi's built-in file sets it to 1).
      */
     @ParameterizedTest
     @CsvSource({"chess, 4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
@@ -285,15 +285,16 @@ class SearchTest {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {
             RuleSet rs = RuleSet.of(id);
-            System.clearProperty(EvalWeights.DIR_PROPERTY);
-            int with = new Search(rs, new TranspositionTable(8)).quiescenceScore(Position.fromFen(rs, fen), 100_000);
-            String builtIn = EvalWeights.text(id, "search").map(t -> t.text()).orElse("");
-            Files.writeString(dir.resolve(id + ".search"), builtIn + "\nqsearch-captures-only = 1\n");
             System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
-            int without = new Search(rs, new TranspositionTable(8))
-                    .quiescenceScore(Position.fromFen(rs, fen), 100_000);
-            assertTrue(with - without > 400, id + ": quiescence " + with + " with quiet promotions, " + without
-                    + " with captures only");
+            int[] score = new int[2];
+            for (int on = 0; on <= 1; on++) {
+                Files.writeString(dir.resolve(id + ".search"), "qsearch-captures-only = " + on + "\n");
+                assertEquals(on == 1, SearchDefaults.forRuleSet(id).qsearchCapturesOnly());
+                score[on] = new Search(rs, new TranspositionTable(8))
+                        .quiescenceScore(Position.fromFen(rs, fen), 100_000);
+            }
+            assertTrue(score[0] - score[1] > 400, id + ": quiescence " + score[0] + " with quiet promotions, "
+                    + score[1] + " with captures only");
         } finally {
             if (old == null) {
                 System.clearProperty(EvalWeights.DIR_PROPERTY);

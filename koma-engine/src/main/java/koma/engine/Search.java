@@ -117,6 +117,8 @@ public final class Search {
     private final boolean qsearchCapturesOnly;
     /** ProbCut's margin over beta in centipawns, 0 for none (from the rule set's SearchDefaults). */
     private final int probcutMargin;
+    /** The largest remaining depth at which quiet evasions are pruned, 0 for none (the rule set's SearchDefaults). */
+    private final int evasionPruneDepth;
     /** The largest remaining depth at which a quiet check that loses material is not searched (SearchDefaults). */
     private final int losingCheckDepth;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
@@ -198,6 +200,7 @@ public final class Search {
         this.losingCheckDepth = defaults.losingCheckDepth();
         this.qsearchCapturesOnly = defaults.qsearchCapturesOnly();
         this.probcutMargin = defaults.probcutMargin();
+        this.evasionPruneDepth = defaults.evasionPruneDepth();
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -720,6 +723,7 @@ public final class Search {
         // shallow-depth pruning of quiet moves that do not give check: futility (the static evaluation is far below
         // alpha) and late-move pruning (the move comes late in the ordering)
         boolean pruneQuiets = !pvNode && !inCheck && depth <= lmpDepth && Math.abs(alpha) < MATE_BOUND;
+        boolean pruneEvasions = inCheck && !pvNode && ply > 0 && depth <= evasionPruneDepth;
         boolean futile = pruneQuiets && depth <= futilityDepth
                 && staticEval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
         for (int i = 0; i < n; i++) {
@@ -743,6 +747,11 @@ public final class Search {
                 }
             }
             if ((seeLoses || lateOrFutile) && !pos.givesCheck(m)) {
+                continue;
+            }
+            // a quiet evasion that loses material or comes late, once one evasion is known not to be mated
+            if (pruneEvasions && quiet && searched > 0 && bestScore > -MATE_BOUND
+                    && (quietsSeen >= lmpCount(depth) || !pos.seeAtLeast(m, seeValue, 0)) && !pos.givesCheck(m)) {
                 continue;
             }
             // the child extends every check; a check that loses material by static exchange is searched one ply

@@ -37,18 +37,23 @@ import java.util.Set;
  * search quiet promotions there too; {@code probcut-margin}, in centipawns: at a non-PV node of remaining depth
  * {@link Search#PROBCUT_DEPTH} or more, a capture that wins at least this much over beta by static exchange, confirmed
  * by quiescence and then by a search four plies shallower against beta plus the margin, cuts the node off
- * (Stockfish's ProbCut), from 0 (the default: off) to {@link #MAX_PROBCUT_MARGIN}.
+ * (Stockfish's ProbCut), from 0 (the default: off) to {@link #MAX_PROBCUT_MARGIN}; {@code evasion-prune-depth},
+ * the largest remaining depth at which a non-PV node in check, once one evasion has been searched without being
+ * mated, skips a quiet evasion (a king step or an interposition) that does not give check when it loses material by
+ * static exchange or comes after 3 + depth squared quiet evasions (Fairy-Stockfish prunes evasions as any other
+ * move), from 0 (the default: every evasion searched) to {@link #MAX_PRUNE_DEPTH}.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
                              int checkExtensionDepth, int cutNodeReduction, int qsearchMoves,
-                             int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin) {
+                             int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin,
+                             int evasionPruneDepth) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
-            "probcut-margin");
+            "probcut-margin", "evasion-prune-depth");
     /** The largest {@code probcut-margin}, in centipawns. */
     static final int MAX_PROBCUT_MARGIN = 2000;
     /** The most plies {@code cut-node-reduction} may add. */
@@ -59,7 +64,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0, false, 0);
+            0, 0, 0, false, 0, 0);
     /** The largest check-extension-depth. */
     static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
@@ -88,10 +93,11 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         int qsearchMoves = count(m, "qsearch-moves", 0, MAX_QSEARCH_MOVES, source);
         int losingCheckDepth = count(m, "losing-check-depth", 0, Search.SEE_PRUNE_DEPTH, source);
         int probcutMargin = count(m, "probcut-margin", 0, MAX_PROBCUT_MARGIN, source);
+        int evasionPruneDepth = count(m, "evasion-prune-depth", 0, MAX_PRUNE_DEPTH, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
                 flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,
-                losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin);
+                losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth);
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

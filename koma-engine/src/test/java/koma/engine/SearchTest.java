@@ -305,19 +305,21 @@ class SearchTest {
     }
 
     /**
-     * check-extension-depth, cut-node-reduction, qsearch-moves, losing-check-depth and probcut-margin: 0 (every
-     * check extended, nothing added, every capture, every check searched, no ProbCut) by default, a value in range read, a value out of range
+     * check-extension-depth, cut-node-reduction, qsearch-moves, losing-check-depth, probcut-margin and
+     * evasion-prune-depth: 0 (every check extended, nothing added, every capture, every check searched, no ProbCut,
+     * every evasion searched) by default, a value in range read, a value out of range
      * refused with a message naming the key and its range.
      */
     @ParameterizedTest
     @CsvSource({"check-extension-depth, 6, 64", "cut-node-reduction, 2, 3", "qsearch-moves, 2, 64",
-            "losing-check-depth, 1, 8", "probcut-margin, 200, 2000"})
+            "losing-check-depth, 1, 8", "probcut-margin, 200, 2000", "evasion-prune-depth, 3, 12"})
     void countedSearchSettingsAreReadAndChecked(String key, int value, int max) {
         java.util.function.ToIntFunction<SearchDefaults> get = switch (key) {
             case "check-extension-depth" -> SearchDefaults::checkExtensionDepth;
             case "cut-node-reduction" -> SearchDefaults::cutNodeReduction;
             case "qsearch-moves" -> SearchDefaults::qsearchMoves;
             case "probcut-margin" -> SearchDefaults::probcutMargin;
+            case "evasion-prune-depth" -> SearchDefaults::evasionPruneDepth;
             default -> SearchDefaults::losingCheckDepth;
         };
         assertEquals(0, get.applyAsInt(SearchDefaults.parse("", "x.search")));
@@ -362,7 +364,7 @@ class SearchTest {
                 Search.Result with = new Search(rs, new TranspositionTable(8))
                         .search(Position.start(rs), Limits.depth(8), new TimeManager(0), null);
                 assertTrue(with.bestMove() != Move.NONE, id);
-                assertTrue(with.nodes() != without, id + ": " + without + " nodes either way");
+                assertTrue(with.nodes() != without, id + ", " + key + ": " + without + " nodes either way");
             }
         } finally {
             if (old == null) {
@@ -374,15 +376,19 @@ class SearchTest {
     }
 
     /**
-     * probcut-margin reaches the search: in middle-game positions with captures on the board (chess's "Kiwipete"
-     * perft position; a shogi position at ply 69 of a self-play game, from the net i3 data), a depth-8 search with
-     * ProbCut at a 100-centipawn margin still finds a move and visits another number of nodes than without. (From
-     * the start position, shogi's depth-8 tree has no capture winning that much, and the counts were equal.)
+     * probcut-margin and evasion-prune-depth reach the search: in middle-game positions with captures and checks on
+     * the board (chess's "Kiwipete" perft position; a shogi position at ply 69 of a self-play game, from the net i3
+     * data), a depth-8 search with ProbCut at a 100-centipawn margin, or with quiet evasions pruned to depth 3, still
+     * finds a move and visits another number of nodes than without. (From the start positions the counts were equal
+     * in shogi for ProbCut, no capture winning that much, and in Wa shogi for the evasions.)
      */
     @ParameterizedTest
-    @CsvSource({"chess, r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "shogi, l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69"})
-    void probCutReachesTheSearch(String id, String fen, @TempDir Path dir) throws Exception {
+    @CsvSource({"probcut-margin, 100, chess, r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "probcut-margin, 100, shogi, l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69",
+            "evasion-prune-depth, 3, chess, r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "evasion-prune-depth, 3, shogi, l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69"})
+    void middleGameSettingsReachTheSearch(String key, int value, String id, String fen, @TempDir Path dir)
+            throws Exception {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {
             RuleSet rs = RuleSet.of(id);
@@ -390,12 +396,12 @@ class SearchTest {
             long without = new Search(rs, new TranspositionTable(8))
                     .search(Position.fromFen(rs, fen), Limits.depth(8), new TimeManager(0), null).nodes();
             String builtIn = EvalWeights.text(id, "search").map(t -> t.text()).orElse("");
-            Files.writeString(dir.resolve(id + ".search"), builtIn + "\nprobcut-margin = 100\n");
+            Files.writeString(dir.resolve(id + ".search"), builtIn + "\n" + key + " = " + value + "\n");
             System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
             Search.Result with = new Search(rs, new TranspositionTable(8))
                     .search(Position.fromFen(rs, fen), Limits.depth(8), new TimeManager(0), null);
             assertTrue(with.bestMove() != Move.NONE, id);
-            assertTrue(with.nodes() != without, id + ": " + without + " nodes either way");
+            assertTrue(with.nodes() != without, id + ", " + key + ": " + without + " nodes either way");
         } finally {
             if (old == null) {
                 System.clearProperty(EvalWeights.DIR_PROPERTY);

@@ -348,30 +348,12 @@ class SearchTest {
     @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4",
             "cut-node-reduction, 2", "qsearch-moves, 1", "losing-check-depth, 4"})
     void searchFlagsReachTheSearchInEveryRuleSet(String key, int value, @TempDir Path dir) throws Exception {
-        String old = System.getProperty(EvalWeights.DIR_PROPERTY);
-        try {
-            for (String id : RuleSet.IDS) {
-                RuleSet rs = RuleSet.of(id);
-                if ((key.equals("check-extension-depth") || key.equals("losing-check-depth")) && rs.royalType < 0) {
-                    continue;
-                }
-                System.clearProperty(EvalWeights.DIR_PROPERTY);
-                long without = new Search(rs, new TranspositionTable(8))
-                        .search(Position.start(rs), Limits.depth(8), new TimeManager(0), null).nodes();
-                String builtIn = EvalWeights.text(id, "search").map(t -> t.text()).orElse("");
-                Files.writeString(dir.resolve(id + ".search"), builtIn + "\n" + key + " = " + value + "\n");
-                System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
-                Search.Result with = new Search(rs, new TranspositionTable(8))
-                        .search(Position.start(rs), Limits.depth(8), new TimeManager(0), null);
-                assertTrue(with.bestMove() != Move.NONE, id);
-                assertTrue(with.nodes() != without, id + ", " + key + ": " + without + " nodes either way");
+        for (String id : RuleSet.IDS) {
+            RuleSet rs = RuleSet.of(id);
+            if ((key.equals("check-extension-depth") || key.equals("losing-check-depth")) && rs.royalType < 0) {
+                continue;
             }
-        } finally {
-            if (old == null) {
-                System.clearProperty(EvalWeights.DIR_PROPERTY);
-            } else {
-                System.setProperty(EvalWeights.DIR_PROPERTY, old);
-            }
+            assertSettingReachesTheSearch(rs, () -> Position.start(rs), key, value, dir);
         }
     }
 
@@ -389,19 +371,29 @@ class SearchTest {
             "evasion-prune-depth, 3, shogi, l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69"})
     void middleGameSettingsReachTheSearch(String key, int value, String id, String fen, @TempDir Path dir)
             throws Exception {
+        RuleSet rs = RuleSet.of(id);
+        assertSettingReachesTheSearch(rs, () -> Position.fromFen(rs, fen), key, value, dir);
+    }
+
+    /**
+     * A depth-8 search of the position with the rule set's built-in search file, and another with that file plus
+     * {@code key = value} read from -Dkoma.eval.dir (in {@code dir}): the second finds a move and visits another
+     * number of nodes. The property is restored afterwards.
+     */
+    private static void assertSettingReachesTheSearch(RuleSet rs, java.util.function.Supplier<Position> position,
+                                                      String key, int value, Path dir) throws Exception {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {
-            RuleSet rs = RuleSet.of(id);
             System.clearProperty(EvalWeights.DIR_PROPERTY);
             long without = new Search(rs, new TranspositionTable(8))
-                    .search(Position.fromFen(rs, fen), Limits.depth(8), new TimeManager(0), null).nodes();
-            String builtIn = EvalWeights.text(id, "search").map(t -> t.text()).orElse("");
-            Files.writeString(dir.resolve(id + ".search"), builtIn + "\n" + key + " = " + value + "\n");
+                    .search(position.get(), Limits.depth(8), new TimeManager(0), null).nodes();
+            String builtIn = EvalWeights.text(rs.id, "search").map(t -> t.text()).orElse("");
+            Files.writeString(dir.resolve(rs.id + ".search"), builtIn + "\n" + key + " = " + value + "\n");
             System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
             Search.Result with = new Search(rs, new TranspositionTable(8))
-                    .search(Position.fromFen(rs, fen), Limits.depth(8), new TimeManager(0), null);
-            assertTrue(with.bestMove() != Move.NONE, id);
-            assertTrue(with.nodes() != without, id + ", " + key + ": " + without + " nodes either way");
+                    .search(position.get(), Limits.depth(8), new TimeManager(0), null);
+            assertTrue(with.bestMove() != Move.NONE, rs.id);
+            assertTrue(with.nodes() != without, rs.id + ", " + key + ": " + without + " nodes either way");
         } finally {
             if (old == null) {
                 System.clearProperty(EvalWeights.DIR_PROPERTY);

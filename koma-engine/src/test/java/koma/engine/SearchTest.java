@@ -232,19 +232,9 @@ class SearchTest {
         int without = plain.search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score();
         String builtIn = EvalWeights.text("shogi", "eval").orElseThrow().text();
         Files.writeString(dir.resolve("shogi.eval"), builtIn + "\nnet king-danger2 = 400\n");
-        String old = System.getProperty(EvalWeights.DIR_PROPERTY);
-        System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
-        try {
-            Search with = new Search(rs, new TranspositionTable(8));
-            int score = with.search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score();
-            assertTrue(score <= without - 400, "net " + without + ", net and king-danger2 " + score);
-        } finally {
-            if (old == null) {
-                System.clearProperty(EvalWeights.DIR_PROPERTY);
-            } else {
-                System.setProperty(EvalWeights.DIR_PROPERTY, old);
-            }
-        }
+        int score = withEvalDir(dir, () -> new Search(rs, new TranspositionTable(8))
+                .search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score());
+        assertTrue(score <= without - 400, "net " + without + ", net and king-danger2 " + score);
     }
 
     /**
@@ -282,26 +272,18 @@ class SearchTest {
             "shogi, 4k4/9/9/9/9/R8/9/9/4K4 b - 1"})
     void quiescenceWithCapturesOnlyLeavesQuietPromotionsOut(String id, String fen, @TempDir Path dir)
             throws Exception {
-        String old = System.getProperty(EvalWeights.DIR_PROPERTY);
-        try {
-            RuleSet rs = RuleSet.of(id);
-            System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
-            int[] score = new int[2];
-            for (int on = 0; on <= 1; on++) {
-                Files.writeString(dir.resolve(id + ".search"), "qsearch-captures-only = " + on + "\n");
-                assertEquals(on == 1, SearchDefaults.forRuleSet(id).qsearchCapturesOnly());
-                score[on] = new Search(rs, new TranspositionTable(8))
-                        .quiescenceScore(Position.fromFen(rs, fen), 100_000);
-            }
-            assertTrue(score[0] - score[1] > 400, id + ": quiescence " + score[0] + " with quiet promotions, "
-                    + score[1] + " with captures only");
-        } finally {
-            if (old == null) {
-                System.clearProperty(EvalWeights.DIR_PROPERTY);
-            } else {
-                System.setProperty(EvalWeights.DIR_PROPERTY, old);
-            }
+        RuleSet rs = RuleSet.of(id);
+        int[] score = new int[2];
+        for (int on = 0; on <= 1; on++) {
+            Files.writeString(dir.resolve(id + ".search"), "qsearch-captures-only = " + on + "\n");
+            boolean set = on == 1;
+            score[on] = withEvalDir(dir, () -> {
+                assertEquals(set, SearchDefaults.forRuleSet(id).qsearchCapturesOnly());
+                return new Search(rs, new TranspositionTable(8)).quiescenceScore(Position.fromFen(rs, fen), 100_000);
+            });
         }
+        assertTrue(score[0] - score[1] > 400, id + ": quiescence " + score[0] + " with quiet promotions, "
+                + score[1] + " with captures only");
     }
 
     /**
@@ -382,18 +364,34 @@ class SearchTest {
      */
     private static void assertSettingReachesTheSearch(RuleSet rs, java.util.function.Supplier<Position> position,
                                                       String key, int value, Path dir) throws Exception {
+        String builtIn = withEvalDir(null, () -> EvalWeights.text(rs.id, "search").map(t -> t.text()).orElse(""));
+        long without = withEvalDir(null, () -> new Search(rs, new TranspositionTable(8))
+                .search(position.get(), Limits.depth(8), new TimeManager(0), null).nodes());
+        Files.writeString(dir.resolve(rs.id + ".search"), builtIn + "\n" + key + " = " + value + "\n");
+        Search.Result with = withEvalDir(dir, () -> new Search(rs, new TranspositionTable(8))
+                .search(position.get(), Limits.depth(8), new TimeManager(0), null));
+        assertTrue(with.bestMove() != Move.NONE, rs.id);
+        assertTrue(with.nodes() != without, rs.id + ", " + key + ": " + without + " nodes either way");
+    }
+
+    /** A test's work that may throw, for {@link #withEvalDir}. */
+    private interface Work<T> {
+        T run() throws Exception;
+    }
+
+    /**
+     * Runs {@code work} with -Dkoma.eval.dir set to {@code dir} (cleared when null, so the built-in files are read)
+     * and puts the property back as it was afterwards.
+     */
+    private static <T> T withEvalDir(Path dir, Work<T> work) throws Exception {
         String old = System.getProperty(EvalWeights.DIR_PROPERTY);
         try {
-            System.clearProperty(EvalWeights.DIR_PROPERTY);
-            long without = new Search(rs, new TranspositionTable(8))
-                    .search(position.get(), Limits.depth(8), new TimeManager(0), null).nodes();
-            String builtIn = EvalWeights.text(rs.id, "search").map(t -> t.text()).orElse("");
-            Files.writeString(dir.resolve(rs.id + ".search"), builtIn + "\n" + key + " = " + value + "\n");
-            System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
-            Search.Result with = new Search(rs, new TranspositionTable(8))
-                    .search(position.get(), Limits.depth(8), new TimeManager(0), null);
-            assertTrue(with.bestMove() != Move.NONE, rs.id);
-            assertTrue(with.nodes() != without, rs.id + ", " + key + ": " + without + " nodes either way");
+            if (dir == null) {
+                System.clearProperty(EvalWeights.DIR_PROPERTY);
+            } else {
+                System.setProperty(EvalWeights.DIR_PROPERTY, dir.toString());
+            }
+            return work.run();
         } finally {
             if (old == null) {
                 System.clearProperty(EvalWeights.DIR_PROPERTY);

@@ -119,6 +119,8 @@ public final class Search {
     private final int probcutMargin;
     /** The largest remaining depth at which quiet evasions are pruned, 0 for none (the rule set's SearchDefaults). */
     private final int evasionPruneDepth;
+    /** The percentage of the net's output used as the static evaluation (from the rule set's SearchDefaults). */
+    private final int netScale;
     /** The largest remaining depth at which a quiet check that loses material is not searched (SearchDefaults). */
     private final int losingCheckDepth;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
@@ -201,6 +203,7 @@ public final class Search {
         this.qsearchCapturesOnly = defaults.qsearchCapturesOnly();
         this.probcutMargin = defaults.probcutMargin();
         this.evasionPruneDepth = defaults.evasionPruneDepth();
+        this.netScale = defaults.netScale();
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -1074,7 +1077,7 @@ public final class Search {
     /** The static evaluation, with the skill level's noise when strength is limited. */
     private int evaluate(int ply) {
         int v = nnue == null ? eval.evaluate(pos)
-                : nnue.evaluate(ply, pos.sideToMove()) + (netTerms == null ? 0 : netTerms.evaluate(pos));
+                : nnue.evaluate(ply, pos.sideToMove()) * netScale / 100 + (netTerms == null ? 0 : netTerms.evaluate(pos));
         if (noise > 0) {
             long h = (pos.key() ^ noiseSeed) * 0x9E3779B97F4A7C15L;
             v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;

@@ -41,19 +41,24 @@ import java.util.Set;
  * the largest remaining depth at which a non-PV node in check, once one evasion has been searched without being
  * mated, skips a quiet evasion (a king step or an interposition) that does not give check when it loses material by
  * static exchange or comes after 3 + depth squared quiet evasions (Fairy-Stockfish prunes evasions as any other
- * move), from 0 (the default: every evasion searched) to {@link #MAX_PRUNE_DEPTH}.
+ * move), from 0 (the default: every evasion searched) to {@link #MAX_PRUNE_DEPTH}; {@code net-scale}, the percentage
+ * of a net's output the search uses as its static evaluation (the search's margins are fixed centipawns, while a
+ * net's scale is whatever its training gave it), from 1 to {@link #MAX_NET_SCALE}, 100 (the default) for the output
+ * as it is; the hand-written evaluation is never scaled.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
                              int checkExtensionDepth, int cutNodeReduction, int qsearchMoves,
                              int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin,
-                             int evasionPruneDepth) {
+                             int evasionPruneDepth, int netScale) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
-            "probcut-margin", "evasion-prune-depth");
+            "probcut-margin", "evasion-prune-depth", "net-scale");
+    /** The largest {@code net-scale}, in percent. */
+    static final int MAX_NET_SCALE = 400;
     /** The largest {@code probcut-margin}, in centipawns. */
     static final int MAX_PROBCUT_MARGIN = 2000;
     /** The most plies {@code cut-node-reduction} may add. */
@@ -64,7 +69,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0, false, 0, 0);
+            0, 0, 0, false, 0, 0, 100);
     /** The largest check-extension-depth. */
     static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
@@ -94,17 +99,25 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         int losingCheckDepth = count(m, "losing-check-depth", 0, Search.SEE_PRUNE_DEPTH, source);
         int probcutMargin = count(m, "probcut-margin", 0, MAX_PROBCUT_MARGIN, source);
         int evasionPruneDepth = count(m, "evasion-prune-depth", 0, MAX_PRUNE_DEPTH, source);
+        int netScale = range(m, "net-scale", 100, 1, MAX_NET_SCALE, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
                 flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,
-                losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth);
+                losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth,
+                netScale);
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */
     private static int count(Map<String, Integer> m, String key, int absent, int max, String source) {
+        return range(m, key, absent, 0, max, source);
+    }
+
+    /** A setting from {@code min} to {@code max} ({@code absent} when left out); any other is refused naming the key. */
+    private static int range(Map<String, Integer> m, String key, int absent, int min, int max, String source) {
         int v = m.getOrDefault(key, absent);
-        if (v < 0 || v > max) {
-            throw new IllegalArgumentException(source + ": " + key + " must be from 0 to " + max + ", got " + v);
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(source + ": " + key + " must be from " + min + " to " + max + ", got "
+                    + v);
         }
         return v;
     }

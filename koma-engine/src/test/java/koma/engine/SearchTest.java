@@ -287,6 +287,47 @@ class SearchTest {
     }
 
     /**
+     * net-scale scales the net's output and nothing else: from the start position (no capture, no promotion, so
+     * quiescence is the static evaluation) shogi's built-in net at 50% gives half the score at 100% (Java's integer
+     * division of the same product), while chess, searched with the hand-written evaluation, gives the same score
+     * either way. Each side reads a file with this one key.
+     */
+    @ParameterizedTest
+    @CsvSource({"shogi, true", "chess, false"})
+    void netScaleScalesTheNetOnly(String id, boolean net, @TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of(id);
+        int[] score = new int[2];
+        int[] scales = {100, 50};
+        for (int i = 0; i < 2; i++) {
+            int scale = scales[i];
+            Files.writeString(dir.resolve(id + ".search"), "net-scale = " + scale + "\n");
+            score[i] = withEvalDir(dir, () -> {
+                assertEquals(scale, SearchDefaults.forRuleSet(id).netScale());
+                return new Search(rs, new TranspositionTable(8)).quiescenceScore(Position.start(rs), 100_000);
+            });
+        }
+        if (net) {
+            assertTrue(score[0] != 0, id + ": the net scores the start position 0, which no scale changes");
+            assertEquals(score[0] * 50 / 100, score[1], id);
+        } else {
+            assertEquals(score[0], score[1], id);
+        }
+    }
+
+    /** net-scale: 100 by default, a value in range read, 0 and 401 refused with a message naming the key and range. */
+    @Test
+    void netScaleIsReadAndChecked() {
+        assertEquals(100, SearchDefaults.parse("", "x.search").netScale());
+        assertEquals(60, SearchDefaults.parse("net-scale = 60", "x.search").netScale());
+        for (int bad : new int[]{0, 401}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> SearchDefaults.parse("net-scale = " + bad, "x.search"));
+            assertTrue(e.getMessage().contains("x.search: net-scale must be from 1 to 400, got " + bad),
+                    e.getMessage());
+        }
+    }
+
+    /**
      * check-extension-depth, cut-node-reduction, qsearch-moves, losing-check-depth, probcut-margin and
      * evasion-prune-depth: 0 (every check extended, nothing added, every capture, every check searched, no ProbCut,
      * every evasion searched) by default, a value in range read, a value out of range

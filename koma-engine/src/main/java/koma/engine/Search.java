@@ -1077,7 +1077,8 @@ public final class Search {
     /** The static evaluation, with the skill level's noise when strength is limited. */
     private int evaluate(int ply) {
         int v = nnue == null ? eval.evaluate(pos)
-                : nnue.evaluate(ply, pos.sideToMove()) * netScale / 100 + (netTerms == null ? 0 : netTerms.evaluate(pos));
+                : nnue.evaluate(ply, pos.sideToMove()) * netScale / 100
+                        + (netTerms == null ? 0 : netTerms.evaluate(pos));
         if (noise > 0) {
             long h = (pos.key() ^ noiseSeed) * 0x9E3779B97F4A7C15L;
             v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;

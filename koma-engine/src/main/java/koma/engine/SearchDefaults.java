@@ -112,7 +112,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         return range(m, key, absent, 0, max, source);
     }
 
-    /** A setting from {@code min} to {@code max} ({@code absent} when left out); any other is refused naming the key. */
+    /** A setting from {@code min} to {@code max} ({@code absent} when left out); another is refused naming the key. */
     private static int range(Map<String, Integer> m, String key, int absent, int min, int max, String source) {
         int v = m.getOrDefault(key, absent);
         if (v < min || v > max) {

@@ -275,12 +275,8 @@ class SearchTest {
         RuleSet rs = RuleSet.of(id);
         int[] score = new int[2];
         for (int on = 0; on <= 1; on++) {
-            Files.writeString(dir.resolve(id + ".search"), "qsearch-captures-only = " + on + "\n");
-            boolean set = on == 1;
-            score[on] = withEvalDir(dir, () -> {
-                assertEquals(set, SearchDefaults.forRuleSet(id).qsearchCapturesOnly());
-                return new Search(rs, new TranspositionTable(8)).quiescenceScore(Position.fromFen(rs, fen), 100_000);
-            });
+            score[on] = quiescenceWith(rs, Position.fromFen(rs, fen), "qsearch-captures-only", on,
+                    d -> d.qsearchCapturesOnly() ? 1 : 0, dir);
         }
         assertTrue(score[0] - score[1] > 400, id + ": quiescence " + score[0] + " with quiet promotions, "
                 + score[1] + " with captures only");
@@ -299,12 +295,7 @@ class SearchTest {
         int[] score = new int[2];
         int[] scales = {100, 50};
         for (int i = 0; i < 2; i++) {
-            int scale = scales[i];
-            Files.writeString(dir.resolve(id + ".search"), "net-scale = " + scale + "\n");
-            score[i] = withEvalDir(dir, () -> {
-                assertEquals(scale, SearchDefaults.forRuleSet(id).netScale());
-                return new Search(rs, new TranspositionTable(8)).quiescenceScore(Position.start(rs), 100_000);
-            });
+            score[i] = quiescenceWith(rs, Position.start(rs), "net-scale", scales[i], SearchDefaults::netScale, dir);
         }
         if (net) {
             assertTrue(score[0] != 0, id + ": the net scores the start position 0, which no scale changes");
@@ -312,6 +303,20 @@ class SearchTest {
         } else {
             assertEquals(score[0], score[1], id);
         }
+    }
+
+    /**
+     * The quiescence score of {@code position} with a .search file of the one line {@code key = value} read from
+     * -Dkoma.eval.dir (in {@code dir}), after checking that the rule set's defaults read that value ({@code read}).
+     */
+    private static int quiescenceWith(RuleSet rs, Position position, String key, int value,
+                                      java.util.function.ToIntFunction<SearchDefaults> read, Path dir)
+            throws Exception {
+        Files.writeString(dir.resolve(rs.id + ".search"), key + " = " + value + "\n");
+        return withEvalDir(dir, () -> {
+            assertEquals(value, read.applyAsInt(SearchDefaults.forRuleSet(rs.id)), key);
+            return new Search(rs, new TranspositionTable(8)).quiescenceScore(position, 100_000);
+        });
     }
 
     /** net-scale: 100 by default, a value in range read, 0 and 401 refused with a message naming the key and range. */

@@ -57,8 +57,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale");
-    /** The largest {@code net-scale}, in percent. */
-    static final int MAX_NET_SCALE = 400;
+    /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
+    static final int NET_SCALE = 100, MAX_NET_SCALE = 400;
     /** The largest {@code probcut-margin}, in centipawns. */
     static final int MAX_PROBCUT_MARGIN = 2000;
     /** The most plies {@code cut-node-reduction} may add. */
@@ -69,7 +69,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0, false, 0, 0, 100);
+            0, 0, 0, false, 0, 0, NET_SCALE);
     /** The largest check-extension-depth. */
     static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
@@ -99,7 +99,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         int losingCheckDepth = count(m, "losing-check-depth", 0, Search.SEE_PRUNE_DEPTH, source);
         int probcutMargin = count(m, "probcut-margin", 0, MAX_PROBCUT_MARGIN, source);
         int evasionPruneDepth = count(m, "evasion-prune-depth", 0, MAX_PRUNE_DEPTH, source);
-        int netScale = range(m, "net-scale", 100, 1, MAX_NET_SCALE, source);
+        int netScale = range(m, "net-scale", NET_SCALE, 1, MAX_NET_SCALE, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
                 flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,

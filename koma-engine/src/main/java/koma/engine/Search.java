@@ -115,6 +115,12 @@ public final class Search {
     private final int qsearchMoves;
     /** Whether quiescence leaves quiet promotions out (from the rule set's SearchDefaults). */
     private final boolean qsearchCapturesOnly;
+    /** Whether the first quiescence ply also searches safe quiet checks (from the rule set's SearchDefaults). */
+    private final boolean qsearchChecks;
+    /** Whether late-move pruning keeps half as many quiet moves when not improving (the rule set's SearchDefaults). */
+    private final boolean lmpImproving;
+    /** staticEvals[ply]: the static evaluation at that ply of the current line, -INFINITE when in check. */
+    private final int[] staticEvals = new int[MAX_PLY + 2];
     /** ProbCut's margin over beta in centipawns, 0 for none (from the rule set's SearchDefaults). */
     private final int probcutMargin;
     /** The largest remaining depth at which quiet evasions are pruned, 0 for none (the rule set's SearchDefaults). */
@@ -201,6 +207,8 @@ public final class Search {
         this.qsearchMoves = defaults.qsearchMoves() == 0 ? Integer.MAX_VALUE : defaults.qsearchMoves();
         this.losingCheckDepth = defaults.losingCheckDepth();
         this.qsearchCapturesOnly = defaults.qsearchCapturesOnly();
+        this.qsearchChecks = defaults.qsearchChecks();
+        this.lmpImproving = defaults.lmpImproving();
         this.probcutMargin = defaults.probcutMargin();
         this.evasionPruneDepth = defaults.evasionPruneDepth();
         this.netScale = defaults.netScale();
@@ -658,6 +666,12 @@ public final class Search {
             depth--;
         }
         int staticEval = inCheck ? -INFINITE : evaluate(ply);
+        staticEvals[ply] = staticEval;
+        // improving (Stockfish's): the static evaluation is above the one of this side two plies before (four when
+        // that side was in check then); late-move pruning keeps half as many quiet moves otherwise
+        boolean improving = !inCheck && (ply < 2 || staticEval > (staticEvals[ply - 2] != -INFINITE
+                ? staticEvals[ply - 2] : ply >= 4 ? staticEvals[ply - 4] : -INFINITE));
+        int lateCount = lmpImproving && !improving ? lmpCount(depth) / 2 : lmpCount(depth);
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && excludedMove == Move.NONE && depth <= 3 && Math.abs(beta) < MATE_BOUND
                 && staticEval - 120 * depth >= beta) {
@@ -737,7 +751,7 @@ public final class Search {
             boolean quiet = isQuiet(m);
             // a quiet move that futility or late-move pruning drops unless it gives check (tested without playing
             // it); its static exchange is not needed then
-            boolean lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lmpCount(depth));
+            boolean lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lateCount);
             // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than SEE_CAPTURE
             // per ply of depth is not searched, nor a quiet move or drop that loses more than SEE_QUIET per ply
             // squared, unless it gives check and the depth is above losing-check-depth
@@ -971,6 +985,33 @@ public final class Search {
                     bestMove = m;
                     if (score >= beta) {
                         break;
+                    }
+                }
+            }
+        }
+        if (qsearchChecks && !inCheck && qply == 0 && best < beta) {
+            // the first quiescence ply also tries the quiet moves and drops that give check and lose nothing by
+            // static exchange (the captures above used this ply's list; it is refilled with every legal move)
+            k = pos.legalMoves(list);
+            for (int i = 0; i < k; i++) {
+                int m = list[i];
+                if (!isQuiet(m) || !pos.givesCheck(m) || !pos.seeAtLeast(m, seeValue, 0)) {
+                    continue;
+                }
+                makeMove(m, ply);
+                int score = -quiesce(-beta, -alpha, ply + 1, qply + 1, Move.to(m));
+                pos.undoMove();
+                if (stop) {
+                    return 0;
+                }
+                if (score > best) {
+                    best = score;
+                    if (score > alpha) {
+                        alpha = score;
+                        bestMove = m;
+                        if (score >= beta) {
+                            break;
+                        }
                     }
                 }
             }

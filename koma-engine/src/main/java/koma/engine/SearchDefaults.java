@@ -44,19 +44,25 @@ import java.util.Set;
  * move), from 0 (the default: every evasion searched) to {@link #MAX_PRUNE_DEPTH}; {@code net-scale}, the percentage
  * of a net's output the search uses as its static evaluation (the search's margins are fixed centipawns, while a
  * net's scale is whatever its training gave it), from 1 to {@link #MAX_NET_SCALE}, 100 (the default) for the output
- * as it is; the hand-written evaluation is never scaled.
+ * as it is; the hand-written evaluation is never scaled; {@code qsearch-checks}, 1 for a first quiescence ply that
+ * also searches the quiet moves and drops giving check that lose nothing by static exchange (Fairy-Stockfish's
+ * quiescence does so at its first ply; with {@code check-extension-depth} above 0 it is where checks near the leaves
+ * are seen), 0 (the default) for captures alone; {@code lmp-improving}, 1 for late-move pruning that keeps half as
+ * many quiet moves (3 + depth squared, halved) when the static evaluation is not above the one two plies before
+ * (Stockfish's "improving"), 0 (the default) for 3 + depth squared always.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
                              int checkExtensionDepth, int cutNodeReduction, int qsearchMoves,
                              int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin,
-                             int evasionPruneDepth, int netScale) {
+                             int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
-            "probcut-margin", "evasion-prune-depth", "net-scale");
+            "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
+            "lmp-improving");
     /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
     static final int NET_SCALE = 100, MAX_NET_SCALE = 400;
     /** The largest {@code probcut-margin}, in centipawns. */
@@ -69,7 +75,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0, false, 0, 0, NET_SCALE);
+            0, 0, 0, false, 0, 0, NET_SCALE, false, false);
     /** The largest check-extension-depth. */
     static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
@@ -104,7 +110,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
                 flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,
                 losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth,
-                netScale);
+                netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

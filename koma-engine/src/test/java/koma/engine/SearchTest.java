@@ -242,19 +242,23 @@ class SearchTest {
      * each on, anything else is refused naming the key.
      */
     @ParameterizedTest
-    @CsvSource({"continuation-history", "singular-extension", "qsearch-captures-only"})
+    @CsvSource({"continuation-history", "singular-extension", "qsearch-captures-only", "qsearch-checks",
+            "lmp-improving"})
     void searchFlagsAreReadAndChecked(String key) {
         java.util.function.Predicate<SearchDefaults> get = switch (key) {
             case "continuation-history" -> SearchDefaults::continuationHistory;
             case "singular-extension" -> SearchDefaults::singularExtension;
+            case "qsearch-checks" -> SearchDefaults::qsearchChecks;
+            case "lmp-improving" -> SearchDefaults::lmpImproving;
             default -> SearchDefaults::qsearchCapturesOnly;
         };
         SearchDefaults none = SearchDefaults.parse("", "x.search");
         SearchDefaults on = SearchDefaults.parse(key + " = 1", "x.search");
-        assertFalse(none.continuationHistory() || none.singularExtension() || none.qsearchCapturesOnly());
+        assertFalse(none.continuationHistory() || none.singularExtension() || none.qsearchCapturesOnly()
+                || none.qsearchChecks() || none.lmpImproving());
         assertTrue(get.test(on));
         int set = (on.continuationHistory() ? 1 : 0) + (on.singularExtension() ? 1 : 0)
-                + (on.qsearchCapturesOnly() ? 1 : 0);
+                + (on.qsearchCapturesOnly() ? 1 : 0) + (on.qsearchChecks() ? 1 : 0) + (on.lmpImproving() ? 1 : 0);
         assertEquals(1, set, "only " + key + " is set");
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse(key + " = 2", "x.search"));
@@ -280,6 +284,26 @@ class SearchTest {
         }
         assertTrue(score[0] - score[1] > 400, id + ": quiescence " + score[0] + " with quiet promotions, "
                 + score[1] + " with captures only");
+    }
+
+    /**
+     * qsearch-checks lets quiescence see a mate by a quiet check at its first ply: a rook move to the back rank
+     * (chess) and a gold dropped in front of the king beside a pawn that guards it (shogi), neither a capture. With
+     * the setting the quiescence score is a mate; without it, a score below the mate bound (the material). Both
+     * sides read a file with this one key.
+     */
+    @ParameterizedTest
+    @CsvSource({"chess, 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "shogi, 4k4/9/4P4/9/9/9/9/9/4K4 b G 1"})
+    void quiescenceWithChecksSeesAQuietMate(String id, String fen, @TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of(id);
+        int[] score = new int[2];
+        for (int on = 0; on <= 1; on++) {
+            score[on] = quiescenceWith(rs, Position.fromFen(rs, fen), "qsearch-checks", on,
+                    d -> d.qsearchChecks() ? 1 : 0, dir);
+        }
+        assertTrue(score[0] < Search.MATE_BOUND, id + ": quiescence without checks " + score[0]);
+        assertTrue(score[1] >= Search.MATE_BOUND, id + ": quiescence with checks " + score[1]);
     }
 
     /**

@@ -951,26 +951,47 @@ public final class Search {
         orderMoves(list, scores[ply], k, ttMove, ply, Move.NONE);
         int best = inCheck ? -MATE + ply : standPat;
         int bestMove = Move.NONE;
-        for (int i = 0; i < k; i++) {
-            int m = pickNext(list, scores[ply], i, k);
-            if (inCheck && Move.isDrop(m) && i > 0 && best > -MATE_BOUND) {
-                continue; // blocking drops after a first evasion: keep quiescence small
-            }
-            if (!inCheck && i >= qsearchMoves && !Move.isPromotion(m)) {
-                continue; // only the first captures in the ordering (Fairy-Stockfish's two)
-            }
-            if (!inCheck && !Move.isPromotion(m) && Move.kind(m) != Move.EN_PASSANT
-                    && standPat + eval.value(pos.typeAt(Move.to(m))) + 200 < alpha) {
-                continue; // delta pruning: even winning the piece cannot reach alpha
-            }
-            if (!inCheck && scores[ply][i] < 0) {
-                continue; // a losing capture (static exchange below zero), as the ordering scored it
-            }
-            if (!inCheck && qply >= QS_RECAPTURES_FROM && Move.to(m) != lastTo) {
+        boolean checks = false; // the second phase: quiet checks at the first quiescence ply (qsearch-checks)
+        for (int i = 0; ; i++) {
+            if (i == k) {
+                // after the captures, the first quiescence ply also tries the quiet moves and drops that give check
+                // and lose nothing by static exchange; this ply's list is refilled with every legal move for them
+                if (checks || !qsearchChecks || inCheck || qply > 0) {
+                    break;
+                }
+                checks = true;
+                k = pos.legalMoves(list);
+                i = -1;
                 continue;
             }
-            if (qsearchCapturesOnly && !inCheck && pos.isEmpty(Move.to(m)) && Move.kind(m) == Move.PROMOTION) {
-                continue; // a quiet promotion, left out where the rule set's quiescence takes captures alone
+            int m;
+            if (checks) {
+                m = list[i];
+                if (!isQuiet(m) || !pos.givesCheck(m) || !pos.seeAtLeast(m, seeValue, 0)) {
+                    continue;
+                }
+            } else {
+                m = pickNext(list, scores[ply], i, k);
+                if (inCheck && Move.isDrop(m) && i > 0 && best > -MATE_BOUND) {
+                    continue; // blocking drops after a first evasion: keep quiescence small
+                }
+                if (!inCheck && i >= qsearchMoves && !Move.isPromotion(m)) {
+                    continue; // only the first captures in the ordering (Fairy-Stockfish's two)
+                }
+                if (!inCheck && !Move.isPromotion(m) && Move.kind(m) != Move.EN_PASSANT
+                        && standPat + eval.value(pos.typeAt(Move.to(m))) + 200 < alpha) {
+                    continue; // delta pruning: even winning the piece cannot reach alpha
+                }
+                if (!inCheck && scores[ply][i] < 0) {
+                    continue; // a losing capture (static exchange below zero), as the ordering scored it
+                }
+                if (!inCheck && qply >= QS_RECAPTURES_FROM && Move.to(m) != lastTo) {
+                    continue;
+                }
+                if (qsearchCapturesOnly && !inCheck && pos.isEmpty(Move.to(m))
+                        && Move.kind(m) == Move.PROMOTION) {
+                    continue; // a quiet promotion, left out where the rule set's quiescence takes captures alone
+                }
             }
             makeMove(m, ply);
             int score = -quiesce(-beta, -alpha, ply + 1, qply + 1, Move.to(m));
@@ -985,33 +1006,6 @@ public final class Search {
                     bestMove = m;
                     if (score >= beta) {
                         break;
-                    }
-                }
-            }
-        }
-        if (qsearchChecks && !inCheck && qply == 0 && best < beta) {
-            // the first quiescence ply also tries the quiet moves and drops that give check and lose nothing by
-            // static exchange (the captures above used this ply's list; it is refilled with every legal move)
-            k = pos.legalMoves(list);
-            for (int i = 0; i < k; i++) {
-                int m = list[i];
-                if (!isQuiet(m) || !pos.givesCheck(m) || !pos.seeAtLeast(m, seeValue, 0)) {
-                    continue;
-                }
-                makeMove(m, ply);
-                int score = -quiesce(-beta, -alpha, ply + 1, qply + 1, Move.to(m));
-                pos.undoMove();
-                if (stop) {
-                    return 0;
-                }
-                if (score > best) {
-                    best = score;
-                    if (score > alpha) {
-                        alpha = score;
-                        bestMove = m;
-                        if (score >= beta) {
-                            break;
-                        }
                     }
                 }
             }

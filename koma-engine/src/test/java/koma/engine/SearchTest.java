@@ -409,18 +409,30 @@ class SearchTest {
         }
     }
 
+    /** Chess's "Kiwipete" perft position: captures, checks and castling on the board. */
+    private static final String KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /** A shogi middle-game position at ply 69 of a self-play game (the net i3 data), pieces in both hands. */
+    private static final String SHOGI_PLY_69 =
+            "l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69";
+
     /**
-     * probcut-margin and evasion-prune-depth reach the search: in middle-game positions with captures and checks on
-     * the board (chess's "Kiwipete" perft position; a shogi position at ply 69 of a self-play game, from the net i3
-     * data), a depth-8 search with ProbCut at a 100-centipawn margin, or with quiet evasions pruned to depth 3, still
-     * finds a move and visits another number of nodes than without. (From the start positions the counts were equal
-     * in shogi for ProbCut, no capture winning that much, and in Wa shogi for the evasions.)
+     * probcut-margin, evasion-prune-depth, lmp-improving and qsearch-checks reach the search: in middle-game positions
+     * with captures and checks on the board (chess's "Kiwipete" perft position; a shogi position at ply 69 of a
+     * self-play game, from the net i3 data), a depth-8 search with ProbCut at a 100-centipawn margin, or with quiet
+     * evasions pruned to depth 3, still finds a move and visits another number of nodes than without; so does a search
+     * with late-move pruning halved when not improving (lmp-improving) or with quiet checks in quiescence
+     * (qsearch-checks; turned off for shogi, whose built-in file turns it on). (From the start positions the counts
+     * were equal in shogi for ProbCut, no capture winning that much, and in Wa shogi for the evasions.)
      */
     @ParameterizedTest
-    @CsvSource({"probcut-margin, 100, chess, r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "probcut-margin, 100, shogi, l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69",
-            "evasion-prune-depth, 3, chess, r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "evasion-prune-depth, 3, shogi, l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69"})
+    @CsvSource({"probcut-margin, 100, chess, " + KIWIPETE,
+            "probcut-margin, 100, shogi, " + SHOGI_PLY_69,
+            "evasion-prune-depth, 3, chess, " + KIWIPETE,
+            "evasion-prune-depth, 3, shogi, " + SHOGI_PLY_69,
+            "lmp-improving, 1, chess, " + KIWIPETE,
+            "lmp-improving, 1, shogi, " + SHOGI_PLY_69,
+            "qsearch-checks, 1, chess, " + KIWIPETE,
+            "qsearch-checks, 0, shogi, " + SHOGI_PLY_69})
     void middleGameSettingsReachTheSearch(String key, int value, String id, String fen, @TempDir Path dir)
             throws Exception {
         RuleSet rs = RuleSet.of(id);

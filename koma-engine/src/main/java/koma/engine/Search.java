@@ -667,11 +667,8 @@ public final class Search {
         }
         int staticEval = inCheck ? -INFINITE : evaluate(ply);
         staticEvals[ply] = staticEval;
-        // improving (Stockfish's): the static evaluation is above the one of this side two plies before (four when
-        // that side was in check then); late-move pruning keeps half as many quiet moves otherwise
-        boolean improving = !inCheck && (ply < 2 || staticEval > (staticEvals[ply - 2] != -INFINITE
-                ? staticEvals[ply - 2] : ply >= 4 ? staticEvals[ply - 4] : -INFINITE));
-        int lateCount = lmpImproving && !improving ? lmpCount(depth) / 2 : lmpCount(depth);
+        // with lmp-improving, late-move pruning keeps half as many quiet moves when the evaluation is not improving
+        int lateCount = lmpImproving && !improving(ply, staticEval) ? lmpCount(depth) / 2 : lmpCount(depth);
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && excludedMove == Move.NONE && depth <= 3 && Math.abs(beta) < MATE_BOUND
                 && staticEval - 120 * depth >= beta) {
@@ -1082,6 +1079,19 @@ public final class Search {
     /** The index of a piece of {@code type} and {@code color} on square {@code to} in the history and counter tables. */
     private int pieceSquareIndex(int type, int color, int to) {
         return Position.pieceCode(color, type) * squares + to;
+    }
+
+    /**
+     * Improving (Stockfish's): not in check ({@code staticEval} is -INFINITE then) and the static evaluation is above
+     * the one of this side two plies before, or four when that side was in check then (true when neither is known).
+     */
+    private boolean improving(int ply, int staticEval) {
+        if (staticEval == -INFINITE) {
+            return false;
+        }
+        int before = ply < 2 ? -INFINITE : staticEvals[ply - 2] != -INFINITE ? staticEvals[ply - 2]
+                : ply >= 4 ? staticEvals[ply - 4] : -INFINITE;
+        return staticEval > before;
     }
 
     /** Late-move pruning: quiet moves beyond this many at a shallow non-PV node are not searched. */

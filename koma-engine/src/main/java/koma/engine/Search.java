@@ -119,6 +119,8 @@ public final class Search {
     private final boolean qsearchChecks;
     /** Whether late-move pruning keeps half as many quiet moves when not improving (the rule set's SearchDefaults). */
     private final boolean lmpImproving;
+    /** Quiet moves landing within this many king steps of the enemy king are reduced a ply less (SearchDefaults). */
+    private final int kingAttackLmr;
     /** staticEvals[ply]: the static evaluation at that ply of the current line, -INFINITE when in check. */
     private final int[] staticEvals = new int[MAX_PLY + 2];
     /** ProbCut's margin over beta in centipawns, 0 for none (from the rule set's SearchDefaults). */
@@ -209,6 +211,7 @@ public final class Search {
         this.qsearchCapturesOnly = defaults.qsearchCapturesOnly();
         this.qsearchChecks = defaults.qsearchChecks();
         this.lmpImproving = defaults.lmpImproving();
+        this.kingAttackLmr = defaults.kingAttackLmr();
         this.probcutMargin = defaults.probcutMargin();
         this.evasionPruneDepth = defaults.evasionPruneDepth();
         this.netScale = defaults.netScale();
@@ -808,6 +811,9 @@ public final class Search {
                     if (cutNode) {
                         reduction += cutNodeReduction;
                     }
+                    if (kingAttackLmr > 0 && reduction > 0 && nearEnemyKing(Move.to(m))) {
+                        reduction--;
+                    }
                     reduction = Math.min(reduction, newDepth - 1);
                 }
                 // a reduced search expects its child to fail low, so the child is a cut node; a search to full
@@ -854,6 +860,19 @@ public final class Search {
             tt.store(key, bestMove, toTt(bestScore, ply), depth, bound);
         }
         return bestScore;
+    }
+
+    /**
+     * Whether {@code sq} lies within {@code kingAttackLmr} king steps of the king of the side to move (called after
+     * the move is made: the enemy of its mover).
+     */
+    private boolean nearEnemyKing(int sq) {
+        int k = pos.kingSquare(pos.sideToMove());
+        if (k < 0) {
+            return false;
+        }
+        int files = rs.geometry.files;
+        return Math.max(Math.abs(sq % files - k % files), Math.abs(sq / files - k / files)) <= kingAttackLmr;
     }
 
     /**

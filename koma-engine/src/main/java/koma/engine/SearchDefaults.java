@@ -49,20 +49,24 @@ import java.util.Set;
  * quiescence does so at its first ply; with {@code check-extension-depth} above 0 it is where checks near the leaves
  * are seen), 0 (the default) for captures alone; {@code lmp-improving}, 1 for late-move pruning that keeps half as
  * many quiet moves (3 + depth squared, halved) when the static evaluation is not above the one two plies before
- * (Stockfish's "improving"), 0 (the default) for 3 + depth squared always.
+ * (Stockfish's "improving"), 0 (the default) for 3 + depth squared always; {@code king-attack-lmr}, a radius
+ * in squares: a quiet move or drop that lands within that many king steps of the enemy king is reduced one ply less
+ * by late-move reductions (the quiet attacking moves and drops that prepare a mate in the shogi family), from 0 (the
+ * default: off) to {@link #MAX_KING_ATTACK_LMR}.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
                              int checkExtensionDepth, int cutNodeReduction, int qsearchMoves,
                              int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin,
-                             int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving) {
+                             int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving,
+                             int kingAttackLmr) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
-            "lmp-improving");
+            "lmp-improving", "king-attack-lmr");
     /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
     static final int NET_SCALE = 100, MAX_NET_SCALE = 400;
     /** The largest {@code probcut-margin}, in centipawns. */
@@ -75,7 +79,9 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0, false, 0, 0, NET_SCALE, false, false);
+            0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0);
+    /** The largest king-attack-lmr radius. */
+    static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
     static final int MAX_CHECK_EXTENSION_DEPTH = 64;
 
@@ -106,11 +112,12 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         int probcutMargin = count(m, "probcut-margin", 0, MAX_PROBCUT_MARGIN, source);
         int evasionPruneDepth = count(m, "evasion-prune-depth", 0, MAX_PRUNE_DEPTH, source);
         int netScale = range(m, "net-scale", NET_SCALE, 1, MAX_NET_SCALE, source);
+        int kingAttackLmr = count(m, "king-attack-lmr", 0, MAX_KING_ATTACK_LMR, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
                 flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,
                 losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth,
-                netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source));
+                netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source), kingAttackLmr);
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

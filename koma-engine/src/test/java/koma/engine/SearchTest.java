@@ -357,14 +357,15 @@ class SearchTest {
     }
 
     /**
-     * check-extension-depth, cut-node-reduction, qsearch-moves, losing-check-depth, probcut-margin and
-     * evasion-prune-depth: 0 (every check extended, nothing added, every capture, every check searched, no ProbCut,
-     * every evasion searched) by default, a value in range read, a value out of range
+     * check-extension-depth, cut-node-reduction, qsearch-moves, losing-check-depth, probcut-margin,
+     * evasion-prune-depth and king-attack-lmr: 0 (every check extended, nothing added, every capture, every check
+     * searched, no ProbCut, every evasion searched, no move reduced less for its target) by default, a value in range read, a value out of range
      * refused with a message naming the key and its range.
      */
     @ParameterizedTest
     @CsvSource({"check-extension-depth, 6, 64", "cut-node-reduction, 2, 3", "qsearch-moves, 2, 64",
-            "losing-check-depth, 1, 8", "probcut-margin, 200, 2000", "evasion-prune-depth, 3, 12"})
+            "losing-check-depth, 1, 8", "probcut-margin, 200, 2000", "evasion-prune-depth, 3, 12",
+            "king-attack-lmr, 2, 4"})
     void countedSearchSettingsAreReadAndChecked(String key, int value, int max) {
         java.util.function.ToIntFunction<SearchDefaults> get = switch (key) {
             case "check-extension-depth" -> SearchDefaults::checkExtensionDepth;
@@ -372,6 +373,7 @@ class SearchTest {
             case "qsearch-moves" -> SearchDefaults::qsearchMoves;
             case "probcut-margin" -> SearchDefaults::probcutMargin;
             case "evasion-prune-depth" -> SearchDefaults::evasionPruneDepth;
+            case "king-attack-lmr" -> SearchDefaults::kingAttackLmr;
             default -> SearchDefaults::losingCheckDepth;
         };
         assertEquals(0, get.applyAsInt(SearchDefaults.parse("", "x.search")));
@@ -416,12 +418,13 @@ class SearchTest {
             "l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69";
 
     /**
-     * probcut-margin, evasion-prune-depth, lmp-improving and qsearch-checks reach the search: in middle-game positions
+     * probcut-margin, evasion-prune-depth, lmp-improving, qsearch-checks and king-attack-lmr reach the search: in middle-game positions
      * with captures and checks on the board (chess's "Kiwipete" perft position; a shogi position at ply 69 of a
      * self-play game, from the net i3 data), a depth-8 search with ProbCut at a 100-centipawn margin, or with quiet
      * evasions pruned to depth 3, still finds a move and visits another number of nodes than without; so does a search
      * with late-move pruning halved when not improving (lmp-improving) or with quiet checks in quiescence
-     * (qsearch-checks; turned off for shogi, whose built-in file turns it on). (From the start positions the counts
+     * (qsearch-checks; turned off for shogi, whose built-in file turns it on), or with quiet moves next to the enemy
+     * king reduced a ply less (king-attack-lmr 2). (From the start positions the counts
      * were equal in shogi for ProbCut, no capture winning that much, and in Wa shogi for the evasions.)
      */
     @ParameterizedTest
@@ -432,7 +435,9 @@ class SearchTest {
             "lmp-improving, 1, chess, " + KIWIPETE,
             "lmp-improving, 1, shogi, " + SHOGI_PLY_69,
             "qsearch-checks, 1, chess, " + KIWIPETE,
-            "qsearch-checks, 0, shogi, " + SHOGI_PLY_69})
+            "qsearch-checks, 0, shogi, " + SHOGI_PLY_69,
+            "king-attack-lmr, 2, chess, " + KIWIPETE,
+            "king-attack-lmr, 2, shogi, " + SHOGI_PLY_69})
     void middleGameSettingsReachTheSearch(String key, int value, String id, String fen, @TempDir Path dir)
             throws Exception {
         RuleSet rs = RuleSet.of(id);

@@ -192,6 +192,13 @@ public final class NnueCommand implements Runnable {
                         + "Default: ${DEFAULT-VALUE} (none).")
         String kingBuckets;
 
+        @Option(names = "--bucket-decay", defaultValue = "0",
+                description = "With king buckets: the buckets' own weights are multiplied by 1 - lr x this after "
+                        + "every step (decoupled weight decay; the shared block is not decayed), so that a bucket "
+                        + "departs from the shared weights only where the data keep pulling it. Default: "
+                        + "${DEFAULT-VALUE} (none).")
+        double bucketDecay;
+
         @Option(names = "--mirror", description = "Also learn every training position turned left for right (files "
                 + "reversed): twice the data for rule sets whose rules are the same mirrored (the shogi family); a rule "
                 + "set that is not (chess with castling rights) is refused when a position shows it.")
@@ -222,6 +229,7 @@ public final class NnueCommand implements Runnable {
             Trainer.Settings ts = new Trainer.Settings(hidden, epochs, batch, lr, gamma, lambda, holdoutEvery, seed,
                     threads, mirror);
             Trainer t = new Trainer(rs, ts, fs);
+            t.setBucketDecay(bucketDecay);
             Trainer.Data[] d = t.load(files, System.out::println);
             double fitted = t.fitK(d[0]);
             if (fixedK != null) {
@@ -241,10 +249,11 @@ public final class NnueCommand implements Runnable {
             t.quantise().write(Path.of(out + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
                             + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%ntraining: %d epochs, batch %d, lr %s, "
-                            + "gamma %s, lambda %s, seed %d, K %.4f%s%s, %d s%nbest validation loss: %.6f%n",
+                            + "gamma %s, lambda %s, seed %d, K %.4f%s%s%s, %d s%nbest validation loss: %.6f%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
                     Network.QB, fs.kingFiles, fs.kingRanks, epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
-                    mirror ? ", training positions mirrored too" : "", (System.currentTimeMillis() - t0) / 1000,
+                    mirror ? ", training positions mirrored too" : "",
+                    bucketDecay > 0 ? ", bucket decay " + bucketDecay : "", (System.currentTimeMillis() - t0) / 1000,
                     best);
             Files.writeString(Path.of(out + ".manifest"), manifest);
             System.out.print(manifest);

@@ -32,6 +32,8 @@ import koma.rules.notation.Fen;
  * as shogi trainers do for HalfKP): each position switches on its bucket's features and the same features in the
  * shared block, so what holds in every bucket is learnt from all the data, and a bucket's own weights learn only
  * the differences. The export adds the shared block to every bucket, so the net computes what the model does.
+ * A bucket decay ({@link #setBucketDecay}) shrinks the buckets' own weights toward 0 after every step (decoupled
+ * weight decay, as AdamW's), so that a bucket departs from the shared block only where the data keep pulling it.
  */
 public final class Trainer {
     /** Settings of a training run. */
@@ -126,6 +128,8 @@ public final class Trainer {
     final float[] w, b, ow;
     float ob;
     private double k = 1;
+    /** The decoupled weight decay of the buckets' own weights, per unit of learning rate (0: none). */
+    private double bucketDecay;
 
     /** A trainer of a net without king buckets. */
     public Trainer(RuleSet rs, Settings s) {
@@ -298,6 +302,20 @@ public final class Trainer {
         this.k = k;
     }
 
+    /**
+     * Sets the decay of the buckets' own weights: after each step they are multiplied by 1 - lr x decay (the shared
+     * block and the other weights are not decayed). Only for a layout with king buckets.
+     */
+    public void setBucketDecay(double decay) {
+        if (!(decay >= 0 && decay <= 100)) {
+            throw new IllegalArgumentException("bucket decay must be in 0..100, not " + decay);
+        }
+        if (decay > 0 && !factorised()) {
+            throw new IllegalArgumentException("bucket decay needs king buckets (a layout of one bucket has none)");
+        }
+        bucketDecay = decay;
+    }
+
     private static double kLoss(Data d, double k) {
         double sum = 0;
         for (int i = 0; i < d.size; i++) {
@@ -354,6 +372,12 @@ public final class Trainer {
                     step++;
                     float scale = 1f / (to - from);
                     adam(w, gw, mw, vw, scale, lr, step);
+                    if (bucketDecay > 0) {
+                        float keep = (float) (1 - lr * bucketDecay);
+                        for (int i = 0, e = fs.inputs * h; i < e; i++) {
+                            w[i] *= keep;
+                        }
+                    }
                     adam(b, gb, mb, vb, scale, lr, step);
                     adam(ow, go, mo, vo, scale, lr, step);
                     float[] obArr = {ob};

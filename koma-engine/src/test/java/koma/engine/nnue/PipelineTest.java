@@ -106,6 +106,47 @@ class PipelineTest {
     }
 
     /**
+     * --bucket-decay: trained on the same data with king buckets (2 x 2), the buckets' own weights set to 0.5 at the
+     * start stay near it without decay (Adam moves a weight about the learning rate a step) and shrink with a decay of
+     * 50 (each step keeps 1 - 0.005 x 50 = 75% of them): mean absolute weight under a third of the run without. (What
+     * the decay does to the held-out loss needs real data: bench/results/2026-11-27-stop40.txt.) A decay without
+     * buckets, or a negative one, is refused saying why.
+     */
+    @Test
+    void bucketDecayShrinksTheBucketsOwnWeights() throws Exception {
+        RuleSet rs = RuleSet.of("minishogi");
+        Path data = dir.resolve("data");
+        DataGen.run(new DataGen.Settings(rs, data, 0, 10, 6, 300, 4, 120, 9, 2, SelfPlay.HAND_WRITTEN), null);
+        List<Path> files;
+        try (var st = Files.list(data)) {
+            files = st.sorted().toList();
+        }
+        FeatureSet fs = new FeatureSet(rs, 2, 2);
+        double[] own = new double[2];
+        for (int run = 0; run < 2; run++) {
+            Trainer t = new Trainer(rs, new Trainer.Settings(16, 6, 256, 0.005, 0.9, 0.75, 5, 3, 2), fs);
+            t.setBucketDecay(run == 0 ? 0 : 50);
+            java.util.Arrays.fill(t.w, 0, fs.inputs * 16, 0.5f);
+            Trainer.Data[] d = t.load(files, line -> { });
+            t.fitK(d[0]);
+            t.train(d[0], d[1], line -> { });
+            int e = fs.inputs * 16;
+            for (int i = 0; i < e; i++) {
+                own[run] += Math.abs(t.w[i]) / e;
+            }
+        }
+        assertTrue(own[1] < own[0] / 3, "mean |own weight| without decay " + own[0] + ", with " + own[1]);
+        Trainer plain = new Trainer(rs, new Trainer.Settings(8, 1, 256, 0.005, 0.9, 0.75, 5, 3, 1));
+        var none = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> plain.setBucketDecay(1));
+        assertTrue(none.getMessage().contains("bucket decay needs king buckets"), none.getMessage());
+        Trainer bucketed = new Trainer(rs, new Trainer.Settings(8, 1, 256, 0.005, 0.9, 0.75, 5, 3, 1), fs);
+        var negative = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> bucketed.setBucketDecay(-1));
+        assertTrue(negative.getMessage().contains("bucket decay must be in 0..100"), negative.getMessage());
+    }
+
+    /**
      * --mirror: minishogi's training positions are learnt twice (each also turned left for right, whose legal moves
      * the trainer counts against the original's on every one), the held-out ones once; a chess position where
      * castling is legal is refused (its mirror has no castling), naming the shard and line.

@@ -4,6 +4,7 @@ import java.util.function.Consumer;
 
 import koma.engine.nnue.Accumulators;
 import koma.engine.nnue.Network;
+import koma.rules.Geometry;
 import koma.rules.Move;
 import koma.rules.Outcome;
 import koma.rules.Position;
@@ -871,8 +872,8 @@ public final class Search {
         if (k < 0) {
             return false;
         }
-        int files = rs.geometry.files;
-        return Math.max(Math.abs(sq % files - k % files), Math.abs(sq / files - k / files)) <= kingAttackLmr;
+        Geometry g = rs.geometry;
+        return Math.max(Math.abs(g.file(sq) - g.file(k)), Math.abs(g.rank(sq) - g.rank(k))) <= kingAttackLmr;
     }
 
     /**

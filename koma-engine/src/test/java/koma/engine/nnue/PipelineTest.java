@@ -48,19 +48,26 @@ class PipelineTest {
     }
 
     /**
+     * Writes {@code shards} shards of {@code games} self-play games each (hand-written evaluation, 300 nodes a move,
+     * seed 9) into {@code dir/data} and returns their files in order.
+     */
+    private List<Path> selfPlayShards(RuleSet rs, int shards, int games, int threads) throws Exception {
+        Path data = dir.resolve("data");
+        DataGen.run(new DataGen.Settings(rs, data, 0, shards, games, 300, 4, 120, 9, threads,
+                SelfPlay.HAND_WRITTEN), null);
+        try (var st = Files.list(data)) {
+            return st.sorted().toList();
+        }
+    }
+
+    /**
      * Training on self-play shards lowers the held-out loss below the untrained net's, and the exported net
      * file is read back by the engine (the shards' count: 10, of which every 5th is held out).
      */
     @Test
     void trainingLowersTheHeldOutLoss() throws Exception {
-        Path data = dir.resolve("data");
-        DataGen.run(new DataGen.Settings(RuleSet.of("minishogi"), data, 0, 10, 6, 300, 4, 120, 9, 2,
-                SelfPlay.HAND_WRITTEN), null);
+        List<Path> files = selfPlayShards(RuleSet.of("minishogi"), 10, 6, 2);
         Trainer t = new Trainer(RuleSet.of("minishogi"), new Trainer.Settings(16, 12, 256, 0.005, 0.9, 0.75, 5, 3, 2));
-        List<Path> files;
-        try (var st = Files.list(data)) {
-            files = st.sorted().toList();
-        }
         Trainer.Data[] d = t.load(files, line -> { });
         assertTrue(d[0].size() > 100 && d[1].size() > 10, d[0].size() + " / " + d[1].size());
         t.fitK(d[0]);
@@ -80,14 +87,9 @@ class PipelineTest {
     @Test
     void trainingWithKingBuckets() throws Exception {
         RuleSet rs = RuleSet.of("minishogi");
-        Path data = dir.resolve("data");
-        DataGen.run(new DataGen.Settings(rs, data, 0, 10, 6, 300, 4, 120, 9, 2, SelfPlay.HAND_WRITTEN), null);
+        List<Path> files = selfPlayShards(rs, 10, 6, 2);
         Trainer t = new Trainer(rs, new Trainer.Settings(16, 12, 256, 0.005, 0.9, 0.75, 5, 3, 2),
                 new FeatureSet(rs, 2, 2));
-        List<Path> files;
-        try (var st = Files.list(data)) {
-            files = st.sorted().toList();
-        }
         Trainer.Data[] d = t.load(files, line -> { });
         t.fitK(d[0]);
         double before = t.loss(d[1]);
@@ -115,12 +117,7 @@ class PipelineTest {
     @Test
     void bucketDecayShrinksTheBucketsOwnWeights() throws Exception {
         RuleSet rs = RuleSet.of("minishogi");
-        Path data = dir.resolve("data");
-        DataGen.run(new DataGen.Settings(rs, data, 0, 10, 6, 300, 4, 120, 9, 2, SelfPlay.HAND_WRITTEN), null);
-        List<Path> files;
-        try (var st = Files.list(data)) {
-            files = st.sorted().toList();
-        }
+        List<Path> files = selfPlayShards(rs, 10, 6, 2);
         FeatureSet fs = new FeatureSet(rs, 2, 2);
         double[] own = new double[2];
         for (int run = 0; run < 2; run++) {
@@ -154,12 +151,7 @@ class PipelineTest {
     @Test
     void mirroredTrainingPositions() throws Exception {
         RuleSet rs = RuleSet.of("minishogi");
-        Path data = dir.resolve("data");
-        DataGen.run(new DataGen.Settings(rs, data, 0, 4, 3, 300, 4, 120, 9, 1, SelfPlay.HAND_WRITTEN), null);
-        List<Path> files;
-        try (var st = Files.list(data)) {
-            files = st.sorted().toList();
-        }
+        List<Path> files = selfPlayShards(rs, 4, 3, 1);
         Trainer.Data[] plain = new Trainer(rs, new Trainer.Settings(8, 1, 256, 0.005, 0.9, 0.75, 2, 3, 1))
                 .load(files, line -> { });
         Trainer.Data[] both = new Trainer(rs, new Trainer.Settings(8, 1, 256, 0.005, 0.9, 0.75, 2, 3, 1, true))

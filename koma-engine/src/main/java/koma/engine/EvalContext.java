@@ -351,9 +351,9 @@ final class EvalContext {
         passedDetailKnown = true;
     }
 
-    /** King steps between two squares (the larger of the file and rank distances). */
+    /** King steps between two squares ({@link Geometry#kingSteps}). */
     int steps(int a, int b) {
-        return Math.max(Math.abs(g.file(a) - g.file(b)), Math.abs(g.rank(a) - g.rank(b)));
+        return g.kingSteps(a, b);
     }
 
     /**

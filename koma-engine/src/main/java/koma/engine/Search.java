@@ -4,7 +4,6 @@ import java.util.function.Consumer;
 
 import koma.engine.nnue.Accumulators;
 import koma.engine.nnue.Network;
-import koma.rules.Geometry;
 import koma.rules.Move;
 import koma.rules.Outcome;
 import koma.rules.Position;
@@ -872,8 +871,7 @@ public final class Search {
         if (k < 0) {
             return false;
         }
-        Geometry g = rs.geometry;
-        return Math.max(Math.abs(g.file(sq) - g.file(k)), Math.abs(g.rank(sq) - g.rank(k))) <= kingAttackLmr;
+        return rs.geometry.kingSteps(sq, k) <= kingAttackLmr;
     }
 
     /**

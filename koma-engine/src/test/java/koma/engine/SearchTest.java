@@ -359,8 +359,8 @@ class SearchTest {
     /**
      * check-extension-depth, cut-node-reduction, qsearch-moves, losing-check-depth, probcut-margin,
      * evasion-prune-depth and king-attack-lmr: 0 (every check extended, nothing added, every capture, every check
-     * searched, no ProbCut, every evasion searched, no move reduced less for its target) by default, a value in range read, a value out of range
-     * refused with a message naming the key and its range.
+     * searched, no ProbCut, every evasion searched, no move reduced less for its target) by default, a value in
+     * range read, a value out of range refused with a message naming the key and its range.
      */
     @ParameterizedTest
     @CsvSource({"check-extension-depth, 6, 64", "cut-node-reduction, 2, 3", "qsearch-moves, 2, 64",
@@ -418,8 +418,8 @@ class SearchTest {
             "l3k2nl/1r1p2g2/p1ngpp1p1/2p1ls1Rp/5N3/1SP2PB1P/PP1PP4/b1S1G4/3GK3L b N4Ps 69";
 
     /**
-     * probcut-margin, evasion-prune-depth, lmp-improving, qsearch-checks and king-attack-lmr reach the search: in middle-game positions
-     * with captures and checks on the board (chess's "Kiwipete" perft position; a shogi position at ply 69 of a
+     * probcut-margin, evasion-prune-depth, lmp-improving, qsearch-checks and king-attack-lmr reach the search: in
+     * middle-game positions with captures and checks on the board (chess's "Kiwipete" perft position; a shogi position at ply 69 of a
      * self-play game, from the net i3 data), a depth-8 search with ProbCut at a 100-centipawn margin, or with quiet
      * evasions pruned to depth 3, still finds a move and visits another number of nodes than without; so does a search
      * with late-move pruning halved when not improving (lmp-improving) or with quiet checks in quiescence

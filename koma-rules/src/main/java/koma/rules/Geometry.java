@@ -82,6 +82,11 @@ public final class Geometry {
         return lineDistance[from * squares + to];
     }
 
+    /** King steps between two squares: the larger of their file and rank distances. */
+    public int kingSteps(int a, int b) {
+        return Math.max(Math.abs(file(a) - file(b)), Math.abs(rank(a) - rank(b)));
+    }
+
     /** The direction index of a unit vector, or -1. */
     public static int directionOf(int dx, int dy) {
         for (int d = 0; d < 8; d++) {

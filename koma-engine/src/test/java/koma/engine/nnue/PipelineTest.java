@@ -119,12 +119,13 @@ class PipelineTest {
         RuleSet rs = RuleSet.of("minishogi");
         List<Path> files = selfPlayShards(rs, 10, 6, 2);
         FeatureSet fs = new FeatureSet(rs, 2, 2);
+        Trainer.Settings settings = new Trainer.Settings(16, 6, 256, 0.005, 0.9, 0.75, 5, 3, 2);
+        Trainer.Data[] d = new Trainer(rs, settings, fs).load(files, line -> { });
         double[] own = new double[2];
         for (int run = 0; run < 2; run++) {
-            Trainer t = new Trainer(rs, new Trainer.Settings(16, 6, 256, 0.005, 0.9, 0.75, 5, 3, 2), fs);
+            Trainer t = new Trainer(rs, settings, fs);
             t.setBucketDecay(run == 0 ? 0 : 50);
             java.util.Arrays.fill(t.w, 0, fs.inputs * 16, 0.5f);
-            Trainer.Data[] d = t.load(files, line -> { });
             t.fitK(d[0]);
             t.train(d[0], d[1], line -> { });
             int e = fs.inputs * 16;

@@ -192,6 +192,13 @@ public final class NnueCommand implements Runnable {
                         + "Default: ${DEFAULT-VALUE} (none).")
         String kingBuckets;
 
+        @Option(names = "--king-window", defaultValue = "0",
+                description = "King window R: each piece not royal is also an input by its offset from each king, when "
+                        + "at most R files and ranks away (as each side sees the board), so that an attacker next to "
+                        + "the king is one input wherever the king stands. Not with --king-buckets. Default: "
+                        + "${DEFAULT-VALUE} (none).")
+        int kingWindow;
+
         @Option(names = "--bucket-decay", defaultValue = "0",
                 description = "With king buckets: the buckets' own weights are multiplied by 1 - lr x this after "
                         + "every step (decoupled weight decay; the shared block is not decayed), so that a bucket "
@@ -212,7 +219,7 @@ public final class NnueCommand implements Runnable {
                         + "'");
             }
             String[] grid = kingBuckets.split("x");
-            FeatureSet fs = new FeatureSet(rs, Integer.parseInt(grid[0]), Integer.parseInt(grid[1]));
+            FeatureSet fs = new FeatureSet(rs, Integer.parseInt(grid[0]), Integer.parseInt(grid[1]), kingWindow);
             List<Path> files = new ArrayList<>();
             for (Path d : data) {
                 if (!Files.isDirectory(d)) {
@@ -248,10 +255,11 @@ public final class NnueCommand implements Runnable {
             t.saveCheckpoint(Path.of(out + ".ckpt"));
             t.quantise().write(Path.of(out + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
-                            + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%ntraining: %d epochs, batch %d, lr %s, "
+                            + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%s%ntraining: %d epochs, batch %d, lr %s, "
                             + "gamma %s, lambda %s, seed %d, K %.4f%s%s%s, %d s%nbest validation loss: %.6f%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
-                    Network.QB, fs.kingFiles, fs.kingRanks, epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
+                    Network.QB, fs.kingFiles, fs.kingRanks, fs.kingWindow > 0 ? ", king window " + fs.kingWindow : "",
+                    epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
                     mirror ? ", training positions mirrored too" : "",
                     bucketDecay > 0 ? ", bucket decay " + bucketDecay : "", (System.currentTimeMillis() - t0) / 1000,
                     best);

@@ -21,6 +21,13 @@ import koma.rules.RuleSet;
  * piece by where the own king is, as shogi engines' HalfKP does, at a cost of {@code kingFiles x kingRanks} times the
  * inputs. A move of the king into another region switches all of that perspective's features
  * ({@link Accumulators#push} asks for a refresh). A 1 x 1 grid is the layout without buckets.
+ *
+ * <p>King windows (optional, not with buckets): each piece on the board that is not royal also switches on one
+ * feature per royal piece it stands near, (which king: the perspective's own or the other's, owner, type, offset
+ * from that king), the offset seen from the perspective and at most {@code kingWindow} files and ranks away. The
+ * same attacker next to the king is then the same input wherever the king stands, which is what king buckets cannot
+ * learn from few games. These features follow the piece and hand features; a king's move switches all of them
+ * ({@link Accumulators#push} asks for a refresh).
  */
 public final class FeatureSet {
     public final int squares, types, inputs;
@@ -36,6 +43,8 @@ public final class FeatureSet {
     private final int[] handTypes;
     /** A fingerprint of the layout, stored in a net so that a net is never read for a different layout. */
     public final long layoutHash;
+    /** The king window's reach in files and ranks (0: none), its side (2 x reach + 1) and its first feature. */
+    public final int kingWindow, windowSide, windowBase;
 
     /** The layout without king buckets. */
     public FeatureSet(RuleSet rs) {
@@ -44,6 +53,14 @@ public final class FeatureSet {
 
     /** The layout with a {@code kingFiles} x {@code kingRanks} grid of king buckets (1 x 1: none). */
     public FeatureSet(RuleSet rs, int kingFiles, int kingRanks) {
+        this(rs, kingFiles, kingRanks, 0);
+    }
+
+    /**
+     * The layout with king buckets and a king window reaching {@code kingWindow} files and ranks (0: none); buckets
+     * and a window together are refused.
+     */
+    public FeatureSet(RuleSet rs, int kingFiles, int kingRanks, int kingWindow) {
         files = rs.geometry.files;
         ranks = rs.geometry.ranks;
         squares = rs.geometry.squares;
@@ -77,11 +94,23 @@ public final class FeatureSet {
             throw new IllegalArgumentException("king buckets: a grid of " + kingFiles + " x " + kingRanks + " does not fit "
                     + rs.id + "'s " + files + " x " + ranks + " board");
         }
+        int reach = Math.max(files, ranks) - 1;
+        if (kingWindow < 0 || kingWindow > reach) {
+            throw new IllegalArgumentException("king window: a reach of " + kingWindow + " is outside 0.." + reach
+                    + " on " + rs.id + "'s " + files + " x " + ranks + " board");
+        }
+        if (kingWindow > 0 && kingFiles * kingRanks > 1) {
+            throw new IllegalArgumentException("king window: not with king buckets (" + kingFiles + " x " + kingRanks
+                    + ")");
+        }
         this.kingFiles = kingFiles;
         this.kingRanks = kingRanks;
         buckets = kingFiles * kingRanks;
         perBucket = n;
-        inputs = n * buckets;
+        this.kingWindow = kingWindow;
+        windowSide = 2 * kingWindow + 1;
+        windowBase = n * buckets;
+        inputs = windowBase + (kingWindow > 0 ? 2 * 2 * types * windowSide * windowSide : 0);
         long h = 1469598103934665603L;
         for (long v : new long[]{files, ranks, types, perBucket, rotate ? 1 : 0}) {
             h = (h ^ v) * 1099511628211L;
@@ -92,6 +121,9 @@ public final class FeatureSet {
         if (buckets > 1) { // a layout without buckets keeps the fingerprint it had before buckets existed
             h = (h ^ kingFiles) * 1099511628211L;
             h = (h ^ kingRanks) * 1099511628211L;
+        }
+        if (kingWindow > 0) { // likewise a layout without a window
+            h = (h ^ (0x57494E00L + kingWindow)) * 1099511628211L;
         }
         layoutHash = h;
     }
@@ -143,6 +175,24 @@ public final class FeatureSet {
     }
 
     /**
+     * The king-window feature of a piece of {@code color} and {@code type} on {@code sq} near the royal piece of
+     * {@code kingColor} on {@code kingSq}, seen by {@code persp}; -1 when there is no window, no such royal piece, the
+     * piece is farther than the window reaches, or it is that royal piece itself.
+     */
+    public int window(int persp, int kingColor, int kingSq, int color, int type, int sq) {
+        if (kingWindow == 0 || kingSq < 0 || sq == kingSq) {
+            return -1;
+        }
+        int o = orient(persp, sq), k = orient(persp, kingSq);
+        int df = o % files - k % files + kingWindow, dr = o / files - k / files + kingWindow;
+        if (df < 0 || df >= windowSide || dr < 0 || dr >= windowSide) {
+            return -1;
+        }
+        int which = (kingColor == persp ? 0 : 2) + (color == persp ? 0 : 1);
+        return windowBase + ((which * types + type) * windowSide + dr) * windowSide + df;
+    }
+
+    /**
      * The feature switched on by holding the {@code count}-th piece of {@code type} (bucket 0), or -1 when not
      * encoded.
      */
@@ -164,7 +214,16 @@ public final class FeatureSet {
         for (int c = 0; c < 2; c++) {
             for (int i = 0, k = p.pieceCount(c); i < k; i++) {
                 int sq = p.pieceSquare(c, i);
-                out[n++] = piece(persp, bucket, c, p.typeAt(sq), sq);
+                int type = p.typeAt(sq);
+                out[n++] = piece(persp, bucket, c, type, sq);
+                if (kingWindow > 0) {
+                    for (int kc = 0; kc < 2; kc++) {
+                        int f = window(persp, kc, p.kingSquare(kc), c, type, sq);
+                        if (f >= 0) {
+                            out[n++] = f;
+                        }
+                    }
+                }
             }
             for (int type : handTypes) {
                 for (int k = 1, held = p.handCount(c, type); k <= held; k++) {
@@ -180,7 +239,7 @@ public final class FeatureSet {
 
     /** An upper bound on the active features of one perspective. */
     public int maxActive() {
-        int n = squares;
+        int n = squares * (kingWindow > 0 ? 3 : 1);
         for (int c : handCap) {
             n += 2 * c;
         }

@@ -24,15 +24,16 @@ import koma.rules.RuleSet;
  * <p>File format (the engine's resource format, gzip-compressed, big-endian): the magic {@code KOMANNUE}, format
  * version 1, the rule-set id, the {@link FeatureSet#layoutHash}, inputs, H, then featureWeights[input * H + h],
  * featureBias[H], outputWeights[2H] (the side to move's half first) as int16 and the output bias as int32. Version 2
- * (a net with king buckets) has the bucket grid's files and ranks as two int32 after the layout hash; a net without
- * buckets is written as version 1.
+ * (a net with king buckets) has the bucket grid's files and ranks as two int32 after the layout hash; version 3 (a net
+ * with a king window) has those and the window's reach as a third int32. A net without either is written as version
+ * 1, one with buckets alone as version 2.
  */
 public final class Network {
     public static final int QA = 255, QB = 64, SCALE = 400;
     /** The largest output weight (1.98 x QB): what keeps the output's int sums ({@link Kernels#half}) from overflowing. */
     public static final int MAX_OUTPUT_WEIGHT = 127;
     private static final long MAGIC = 0x4B4F4D414E4E5545L; // "KOMANNUE"
-    private static final int VERSION = 1, VERSION_BUCKETS = 2;
+    private static final int VERSION = 1, VERSION_BUCKETS = 2, VERSION_WINDOW = 3;
     /** The directory of the built-in nets (class-path resources). */
     public static final String RESOURCE_DIR = "/koma/engine/nnue/";
 
@@ -41,6 +42,8 @@ public final class Network {
     public final int inputs, hidden;
     /** The king-bucket grid of its inputs ({@link FeatureSet}; 1 x 1: none). */
     public final int kingFiles, kingRanks;
+    /** The reach of its inputs' king window ({@link FeatureSet}; 0: none). */
+    public final int kingWindow;
     /**
      * featureWeights[input * H + h], followed by one row of zeros (row {@link #inputs}): an update that switches
      * fewer features than its loop has slots points the rest at that row, so that one branch-free pass serves every
@@ -56,8 +59,16 @@ public final class Network {
         this(ruleSet, layoutHash, 1, 1, inputs, hidden, featureWeights, featureBias, outputWeights, outputBias);
     }
 
+    /** A net with king buckets (1 x 1: none) and no king window. */
     public Network(String ruleSet, long layoutHash, int kingFiles, int kingRanks, int inputs, int hidden,
                    short[] featureWeights, short[] featureBias, short[] outputWeights, int outputBias) {
+        this(ruleSet, layoutHash, kingFiles, kingRanks, 0, inputs, hidden, featureWeights, featureBias, outputWeights,
+                outputBias);
+    }
+
+    /** A net with king buckets (1 x 1: none) and a king window (0: none). */
+    public Network(String ruleSet, long layoutHash, int kingFiles, int kingRanks, int kingWindow, int inputs,
+                   int hidden, short[] featureWeights, short[] featureBias, short[] outputWeights, int outputBias) {
         if (featureWeights.length != inputs * hidden || featureBias.length != hidden
                 || outputWeights.length != 2 * hidden) {
             throw new IllegalArgumentException("net arrays do not match " + inputs + " inputs and " + hidden
@@ -72,6 +83,7 @@ public final class Network {
         this.layoutHash = layoutHash;
         this.kingFiles = kingFiles;
         this.kingRanks = kingRanks;
+        this.kingWindow = kingWindow;
         this.inputs = inputs;
         this.hidden = hidden;
         this.featureWeights = java.util.Arrays.copyOf(featureWeights, (inputs + 1) * hidden);
@@ -93,13 +105,16 @@ public final class Network {
         GZIPOutputStream gz = new GZIPOutputStream(raw);
         DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(gz, 1 << 16));
         out.writeLong(MAGIC);
-        boolean bucketed = kingFiles * kingRanks > 1;
-        out.writeInt(bucketed ? VERSION_BUCKETS : VERSION);
+        int version = kingWindow > 0 ? VERSION_WINDOW : kingFiles * kingRanks > 1 ? VERSION_BUCKETS : VERSION;
+        out.writeInt(version);
         out.writeUTF(ruleSet);
         out.writeLong(layoutHash);
-        if (bucketed) {
+        if (version != VERSION) {
             out.writeInt(kingFiles);
             out.writeInt(kingRanks);
+        }
+        if (version == VERSION_WINDOW) {
+            out.writeInt(kingWindow);
         }
         out.writeInt(inputs);
         out.writeInt(hidden);
@@ -140,23 +155,26 @@ public final class Network {
                 throw new IOException(name + ": not a Koma net (bad magic)");
             }
             int version = in.readInt();
-            if (version != VERSION && version != VERSION_BUCKETS) {
+            if (version < VERSION || version > VERSION_WINDOW) {
                 throw new IOException(name + ": net format version " + version + ", this engine reads " + VERSION
-                        + " and " + VERSION_BUCKETS);
+                        + " to " + VERSION_WINDOW);
             }
             String id = in.readUTF();
             if (!id.equals(rs.id)) {
                 throw new IOException(name + ": a net for " + id + ", not " + rs.id);
             }
             long hash = in.readLong();
-            int kingFiles = 1, kingRanks = 1;
-            if (version == VERSION_BUCKETS) {
+            int kingFiles = 1, kingRanks = 1, kingWindow = 0;
+            if (version != VERSION) {
                 kingFiles = in.readInt();
                 kingRanks = in.readInt();
             }
+            if (version == VERSION_WINDOW) {
+                kingWindow = in.readInt();
+            }
             FeatureSet fs;
             try {
-                fs = new FeatureSet(rs, kingFiles, kingRanks);
+                fs = new FeatureSet(rs, kingFiles, kingRanks, kingWindow);
             } catch (IllegalArgumentException e) {
                 throw new IOException(name + ": " + e.getMessage());
             }
@@ -171,7 +189,7 @@ public final class Network {
             short[] fw = readShorts(in, inputs * hidden), fb = readShorts(in, hidden), ow = readShorts(in, 2 * hidden);
             int ob = in.readInt();
             try {
-                return new Network(id, hash, kingFiles, kingRanks, inputs, hidden, fw, fb, ow, ob);
+                return new Network(id, hash, kingFiles, kingRanks, kingWindow, inputs, hidden, fw, fb, ow, ob);
             } catch (IllegalArgumentException e) {
                 throw new IOException(name + ": " + e.getMessage());
             }

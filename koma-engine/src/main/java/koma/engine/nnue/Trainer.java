@@ -529,7 +529,7 @@ public final class Trainer {
         for (int i = 0; i < 2 * h; i++) {
             qo[i] = (short) Math.round(ow[i] * Network.QB);
         }
-        return new Network(rs.id, fs.layoutHash, fs.kingFiles, fs.kingRanks, fs.inputs, h, fw, fb, qo,
+        return new Network(rs.id, fs.layoutHash, fs.kingFiles, fs.kingRanks, fs.kingWindow, fs.inputs, h, fw, fb, qo,
                 Math.round(ob * Network.QA * Network.QB));
     }
 
@@ -551,10 +551,16 @@ public final class Trainer {
     }
 
     /**
-     * The layout whose fingerprint a checkpoint names: without king buckets, or the bucket grid that gives it (a
-     * checkpoint does not store the grid itself, so that those written before buckets existed still read).
+     * The layout whose fingerprint a checkpoint names: without king buckets, or the bucket grid or king window that
+     * gives it (a checkpoint does not store them, so that those written before buckets existed still read).
      */
     private static FeatureSet layoutOf(RuleSet rs, long hash) {
+        for (int r = 1; r < Math.max(rs.geometry.files, rs.geometry.ranks); r++) {
+            FeatureSet fs = new FeatureSet(rs, 1, 1, r);
+            if (fs.layoutHash == hash) {
+                return fs;
+            }
+        }
         for (int f = 1; f <= rs.geometry.files; f++) {
             for (int r = 1; r <= rs.geometry.ranks; r++) {
                 FeatureSet fs = new FeatureSet(rs, f, r);

@@ -34,7 +34,11 @@ class NnueTest {
      * weights in every bucket, which would hide a wrong bucket).
      */
     static Network randomNet(RuleSet rs, int kingFiles, int kingRanks, int hidden, long seed) {
-        FeatureSet fs = new FeatureSet(rs, kingFiles, kingRanks);
+        return randomNet(new FeatureSet(rs, kingFiles, kingRanks), rs, hidden, seed);
+    }
+
+    /** A net with random weights, each input's its own, for the layout {@code fs}. */
+    static Network randomNet(FeatureSet fs, RuleSet rs, int hidden, long seed) {
         Random rng = new Random(seed);
         short[] fw = new short[fs.inputs * hidden], fb = new short[hidden], ow = new short[2 * hidden];
         for (int i = 0; i < fw.length; i++) {
@@ -46,7 +50,8 @@ class NnueTest {
         for (int i = 0; i < ow.length; i++) {
             ow[i] = (short) (rng.nextInt(255) - 127);
         }
-        return new Network(rs.id, fs.layoutHash, kingFiles, kingRanks, fs.inputs, hidden, fw, fb, ow, 0);
+        return new Network(rs.id, fs.layoutHash, fs.kingFiles, fs.kingRanks, fs.kingWindow, fs.inputs, hidden, fw, fb,
+                ow, 0);
     }
 
     /**
@@ -69,6 +74,17 @@ class NnueTest {
     void incrementalEqualsRefreshWithKingBuckets(String id) {
         RuleSet rs = RuleSet.of(id);
         incrementalEqualsRefresh(rs, randomNet(rs, 2, 2, 32, 7));
+    }
+
+    /**
+     * The same with a king window of reach 2: a piece's window features follow it and both kings, a capture takes
+     * the captured piece's off, and every king's move is refreshed.
+     */
+    @ParameterizedTest
+    @MethodSource("ids")
+    void incrementalEqualsRefreshWithKingWindow(String id) {
+        RuleSet rs = RuleSet.of(id);
+        incrementalEqualsRefresh(rs, randomNet(new FeatureSet(rs, 1, 1, 2), rs, 32, 7));
     }
 
     private static void incrementalEqualsRefresh(RuleSet rs, Network net) {
@@ -123,12 +139,17 @@ class NnueTest {
     void fileRoundTrip(String id) throws IOException {
         RuleSet rs = RuleSet.of(id);
         Network net = randomNet(rs, 16, 3);
+        assertEquals(net.outputBias, roundTrip(net, rs).outputBias);
+    }
+
+    /** {@code net} written and read back, its weights compared with the original's. */
+    private static Network roundTrip(Network net, RuleSet rs) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         net.write(out);
         Network back = Network.read(new ByteArrayInputStream(out.toByteArray()), rs, "test");
         assertArrayEquals(net.featureWeights, back.featureWeights);
         assertArrayEquals(net.outputWeights, back.outputWeights);
-        assertEquals(net.outputBias, back.outputBias);
+        return back;
     }
 
     /** A net with king buckets written and read back keeps its grid and weights; its layout is not the plain one. */
@@ -139,13 +160,9 @@ class NnueTest {
         Network net = randomNet(rs, 2, 3, 8, 3);
         assertEquals(6 * new FeatureSet(rs).inputs, net.inputs);
         assertTrue(net.layoutHash != new FeatureSet(rs).layoutHash);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        net.write(out);
-        Network back = Network.read(new ByteArrayInputStream(out.toByteArray()), rs, "test");
+        Network back = roundTrip(net, rs);
         assertEquals(2, back.kingFiles);
         assertEquals(3, back.kingRanks);
-        assertArrayEquals(net.featureWeights, back.featureWeights);
-        assertArrayEquals(net.outputWeights, back.outputWeights);
     }
 
     /** A net for another rule set, a truncated net and a file that is no net are refused, saying why. */
@@ -168,6 +185,49 @@ class NnueTest {
         e = assertThrows(IOException.class,
                 () -> Network.read(new ByteArrayInputStream(cut.toByteArray()), chess, "x.nnue"));
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    }
+
+    /** A net with a king window written and read back keeps its reach and weights; its layout is not the plain one. */
+    @ParameterizedTest
+    @MethodSource("ids")
+    void fileRoundTripWithKingWindow(String id) throws IOException {
+        RuleSet rs = RuleSet.of(id);
+        FeatureSet fs = new FeatureSet(rs, 1, 1, 3);
+        Network net = randomNet(fs, rs, 8, 3);
+        assertTrue(net.layoutHash != new FeatureSet(rs).layoutHash);
+        Network back = roundTrip(net, rs);
+        assertEquals(3, back.kingWindow);
+        assertEquals(1, back.kingFiles);
+        assertEquals(fs.inputs, back.inputs);
+    }
+
+    /**
+     * The king window in shogi's start position, reach 1: the 40 pieces, and each gold beside its own king (two
+     * golds per king; nothing else stands next to a king at the start), 44 features seen from each side. Sente's
+     * gold on 6i beside its king on 5i is, seen by Sente, the input Gote's gold on 4a beside its king on 5a is seen
+     * by Gote. Buckets with a window, and a reach beyond the board, are refused.
+     */
+    @Test
+    void kingWindowInShogisStart() {
+        RuleSet rs = RuleSet.of("shogi");
+        FeatureSet fs = new FeatureSet(rs, 1, 1, 1);
+        Position start = Position.start(rs);
+        int[] a = new int[fs.maxActive()], b = new int[fs.maxActive()];
+        assertEquals(44, fs.active(start, 0, a));
+        assertEquals(44, fs.active(start, 1, b));
+        java.util.Arrays.sort(a, 0, 44);
+        java.util.Arrays.sort(b, 0, 44);
+        assertArrayEquals(java.util.Arrays.copyOf(a, 44), java.util.Arrays.copyOf(b, 44));
+        int sente6i = square(rs, "d1"), senteKing = square(rs, "e1"), gote4a = square(rs, "f9"), goteKing = square(rs, "e9");
+        int gold = start.typeAt(sente6i);
+        int f = fs.window(0, 0, senteKing, 0, gold, sente6i);
+        assertTrue(f >= fs.windowBase && f < fs.inputs, "feature " + f);
+        assertEquals(f, fs.window(1, 1, goteKing, 1, gold, gote4a));
+        assertTrue(f != fs.window(0, 1, goteKing, 1, gold, gote4a), "near the other king is another input");
+        assertEquals(-1, fs.window(0, 0, senteKing, 0, start.typeAt(senteKing), senteKing), "not the king itself");
+        assertEquals(-1, fs.window(0, 1, goteKing, 0, gold, sente6i), "out of reach");
+        assertThrows(IllegalArgumentException.class, () -> new FeatureSet(rs, 3, 1, 2));
+        assertThrows(IllegalArgumentException.class, () -> new FeatureSet(rs, 1, 1, 9));
     }
 
     /**
@@ -199,6 +259,15 @@ class NnueTest {
             t.w[i] = (float) ((rng.nextDouble() * 2 - 1) * 0.05);
         }
         assertQuantisedMatchesFloat(rs, t, 17);
+    }
+
+    /** With a king window the exported net computes what the float model does, within the same bound. */
+    @ParameterizedTest
+    @MethodSource("ids")
+    void quantisedMatchesFloatWithKingWindow(String id) {
+        RuleSet rs = RuleSet.of(id);
+        assertQuantisedMatchesFloat(rs, new Trainer(rs, new Trainer.Settings(32, 1, 1, 0, 1, 0, 2, 5, 1),
+                new FeatureSet(rs, 1, 1, 2)), 19);
     }
 
     /** The quantised net of {@code t} evaluates 50 random positions as its float model does (see above). */

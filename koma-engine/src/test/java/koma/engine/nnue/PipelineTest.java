@@ -87,24 +87,42 @@ class PipelineTest {
     @Test
     void trainingWithKingBuckets() throws Exception {
         RuleSet rs = RuleSet.of("minishogi");
+        Network back = trainAndExport(rs, new FeatureSet(rs, 2, 2));
+        assertEquals(4 * new FeatureSet(rs).inputs, back.inputs);
+        assertEquals(2, back.kingFiles);
+        assertEquals(2, back.kingRanks);
+    }
+
+    /** The same with a king window of reach 2 (no buckets): the net and the checkpoint keep the window. */
+    @Test
+    void trainingWithKingWindow() throws Exception {
+        RuleSet rs = RuleSet.of("minishogi");
+        FeatureSet fs = new FeatureSet(rs, 1, 1, 2);
+        Network back = trainAndExport(rs, fs);
+        assertEquals(fs.inputs, back.inputs);
+        assertEquals(2, back.kingWindow);
+    }
+
+    /**
+     * Trains a net of layout {@code fs} on minishogi self-play, asserts that the held-out loss falls by a tenth and
+     * that the checkpoint read back exports the same net; returns the exported net read back from its file.
+     */
+    private Network trainAndExport(RuleSet rs, FeatureSet fs) throws Exception {
         List<Path> files = selfPlayShards(rs, 10, 6, 2);
-        Trainer t = new Trainer(rs, new Trainer.Settings(16, 12, 256, 0.005, 0.9, 0.75, 5, 3, 2),
-                new FeatureSet(rs, 2, 2));
+        Trainer t = new Trainer(rs, new Trainer.Settings(16, 12, 256, 0.005, 0.9, 0.75, 5, 3, 2), fs);
         Trainer.Data[] d = t.load(files, line -> { });
         t.fitK(d[0]);
         double before = t.loss(d[1]);
         double after = t.train(d[0], d[1], line -> { });
         assertTrue(after < before * 0.9, "held-out loss " + before + " -> " + after);
         Network net = t.quantise();
-        assertEquals(4 * new FeatureSet(rs).inputs, net.inputs);
         Path ckpt = dir.resolve("m.ckpt"), file = dir.resolve("m.nnue");
         t.saveCheckpoint(ckpt);
         net.write(file);
-        Network back = Network.read(file, rs), exported = Trainer.loadCheckpoint(ckpt, rs).quantise();
-        assertEquals(2, back.kingFiles);
-        assertEquals(2, back.kingRanks);
+        Network exported = Trainer.loadCheckpoint(ckpt, rs).quantise();
         assertEquals(net.layoutHash, exported.layoutHash);
         org.junit.jupiter.api.Assertions.assertArrayEquals(net.featureWeights, exported.featureWeights);
+        return Network.read(file, rs);
     }
 
     /**

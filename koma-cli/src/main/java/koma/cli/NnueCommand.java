@@ -199,6 +199,12 @@ public final class NnueCommand implements Runnable {
                         + "${DEFAULT-VALUE} (none).")
         int kingWindow;
 
+        @Option(names = "--init", paramLabel = "NET",
+                description = "Start from this net instead of random weights (a warm start): a net file, or 'builtin' "
+                        + "for the rule set's built-in net. Its layout must be this one's, or the plain one when "
+                        + "--king-window adds a window (whose inputs then start at 0).")
+        String init;
+
         @Option(names = "--bucket-decay", defaultValue = "0",
                 description = "With king buckets: the buckets' own weights are multiplied by 1 - lr x this after "
                         + "every step (decoupled weight decay; the shared block is not decayed), so that a bucket "
@@ -237,6 +243,10 @@ public final class NnueCommand implements Runnable {
                     threads, mirror);
             Trainer t = new Trainer(rs, ts, fs);
             t.setBucketDecay(bucketDecay);
+            if (init != null) {
+                t.initFrom(init.equals("builtin") ? Network.builtIn(rs).orElseThrow(() -> new IllegalArgumentException(
+                        "--init builtin: " + rs.id + " has no built-in net")) : Network.read(Path.of(init), rs));
+            }
             Trainer.Data[] d = t.load(files, System.out::println);
             double fitted = t.fitK(d[0]);
             if (fixedK != null) {
@@ -261,7 +271,8 @@ public final class NnueCommand implements Runnable {
                     Network.QB, fs.kingFiles, fs.kingRanks, fs.kingWindow > 0 ? ", king window " + fs.kingWindow : "",
                     epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
                     mirror ? ", training positions mirrored too" : "",
-                    bucketDecay > 0 ? ", bucket decay " + bucketDecay : "", (System.currentTimeMillis() - t0) / 1000,
+                    (bucketDecay > 0 ? ", bucket decay " + bucketDecay : "") + (init != null ? ", started from " + init : ""),
+                    (System.currentTimeMillis() - t0) / 1000,
                     best);
             Files.writeString(Path.of(out + ".manifest"), manifest);
             System.out.print(manifest);

@@ -316,6 +316,41 @@ public final class Trainer {
         bucketDecay = decay;
     }
 
+    /**
+     * Starts the model from a quantised net (a warm start: the next round trains on from the shipped net instead of
+     * from random weights): its weights divided by their scales. The net must be of this rule set and hidden size,
+     * and either of this trainer's layout or the plain layout (no buckets, no window) when the trainer adds a king
+     * window to it; the window's inputs then start at 0, so the model starts as the net. Not with king buckets (their
+     * shared block has no counterpart in a net).
+     */
+    public void initFrom(Network net) {
+        if (!net.ruleSet.equals(rs.id) || net.hidden != h) {
+            throw new IllegalArgumentException("--init: a net for " + net.ruleSet + " with " + net.hidden
+                    + " hidden neurons, not " + rs.id + " with " + h);
+        }
+        if (factorised()) {
+            throw new IllegalArgumentException("--init: not with king buckets");
+        }
+        boolean same = net.layoutHash == fs.layoutHash;
+        boolean plainUnderWindow = fs.kingWindow > 0 && net.kingWindow == 0 && net.kingFiles * net.kingRanks == 1
+                && net.inputs == fs.windowBase;
+        if (!same && !plainUnderWindow) {
+            throw new IllegalArgumentException("--init: the net's inputs (" + net.inputs + ") are not this layout's ("
+                    + fs.inputs + ") nor its part without the king window");
+        }
+        java.util.Arrays.fill(w, 0);
+        for (int i = 0, e = net.inputs * h; i < e; i++) {
+            w[i] = net.featureWeights[i] / (float) Network.QA;
+        }
+        for (int i = 0; i < h; i++) {
+            b[i] = net.featureBias[i] / (float) Network.QA;
+        }
+        for (int i = 0; i < 2 * h; i++) {
+            ow[i] = net.outputWeights[i] / (float) Network.QB;
+        }
+        ob = net.outputBias / (float) (Network.QA * Network.QB);
+    }
+
     private static double kLoss(Data d, double k) {
         double sum = 0;
         for (int i = 0; i < d.size; i++) {

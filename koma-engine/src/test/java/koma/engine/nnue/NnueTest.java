@@ -261,6 +261,49 @@ class NnueTest {
         assertQuantisedMatchesFloat(rs, t, 17);
     }
 
+    /**
+     * --init: a trainer started from a net exports that net again, weight for weight (dividing by the scale and
+     * rounding back is exact); one with a king window started from the plain net evaluates random positions exactly
+     * as the net does (the window's weights start at 0). A net of another hidden size, or a trainer with buckets, is
+     * refused.
+     */
+    @ParameterizedTest
+    @MethodSource("ids")
+    void warmStartFromANet(String id) {
+        RuleSet rs = RuleSet.of(id);
+        Network net = randomNet(new FeatureSet(rs), rs, 32, 11);
+        Trainer.Settings settings = new Trainer.Settings(32, 1, 1, 0, 1, 0, 2, 5, 1);
+        Trainer plain = new Trainer(rs, settings);
+        plain.initFrom(net);
+        Network again = plain.quantise();
+        assertArrayEquals(java.util.Arrays.copyOf(net.featureWeights, net.inputs * 32),
+                java.util.Arrays.copyOf(again.featureWeights, again.inputs * 32));
+        assertArrayEquals(net.featureBias, again.featureBias);
+        assertArrayEquals(net.outputWeights, again.outputWeights);
+        assertEquals(net.outputBias, again.outputBias);
+        Trainer windowed = new Trainer(rs, settings, new FeatureSet(rs, 1, 1, 2));
+        windowed.initFrom(net);
+        Accumulators a = new Accumulators(net, rs, 4), b = new Accumulators(windowed.quantise(), rs, 4);
+        Random rng = new Random(23);
+        for (int i = 0; i < 30; i++) {
+            Position p = Position.start(rs);
+            for (int ply = 0, n = rng.nextInt(40); ply < n; ply++) {
+                int[] moves = p.legalMoves();
+                if (moves.length == 0) {
+                    break;
+                }
+                p.doMove(moves[rng.nextInt(moves.length)]);
+            }
+            a.refresh(p, 0);
+            b.refresh(p, 0);
+            assertEquals(a.evaluate(0, p.sideToMove()), b.evaluate(0, p.sideToMove()), id + " " + p);
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> new Trainer(rs, new Trainer.Settings(16, 1, 1, 0, 1, 0, 2, 5, 1)).initFrom(net));
+        assertThrows(IllegalArgumentException.class,
+                () -> new Trainer(rs, settings, new FeatureSet(rs, 2, 2)).initFrom(net));
+    }
+
     /** With a king window the exported net computes what the float model does, within the same bound. */
     @ParameterizedTest
     @MethodSource("ids")

@@ -286,14 +286,7 @@ class NnueTest {
         Accumulators a = new Accumulators(net, rs, 4), b = new Accumulators(windowed.quantise(), rs, 4);
         Random rng = new Random(23);
         for (int i = 0; i < 30; i++) {
-            Position p = Position.start(rs);
-            for (int ply = 0, n = rng.nextInt(40); ply < n; ply++) {
-                int[] moves = p.legalMoves();
-                if (moves.length == 0) {
-                    break;
-                }
-                p.doMove(moves[rng.nextInt(moves.length)]);
-            }
+            Position p = randomPosition(rs, rng);
             a.refresh(p, 0);
             b.refresh(p, 0);
             assertEquals(a.evaluate(0, p.sideToMove()), b.evaluate(0, p.sideToMove()), id + " " + p);
@@ -313,6 +306,19 @@ class NnueTest {
                 new FeatureSet(rs, 1, 1, 2)), 19);
     }
 
+    /** A position after up to 39 random legal moves from the start. */
+    private static Position randomPosition(RuleSet rs, Random rng) {
+        Position p = Position.start(rs);
+        for (int ply = 0, n = rng.nextInt(40); ply < n; ply++) {
+            int[] moves = p.legalMoves();
+            if (moves.length == 0) {
+                break;
+            }
+            p.doMove(moves[rng.nextInt(moves.length)]);
+        }
+        return p;
+    }
+
     /** The quantised net of {@code t} evaluates 50 random positions as its float model does (see above). */
     private static void assertQuantisedMatchesFloat(RuleSet rs, Trainer t, long seed) {
         Accumulators acc = new Accumulators(t.quantise(), rs, 4);
@@ -320,14 +326,7 @@ class NnueTest {
         int[] us = new int[t.maxFeatures()], them = new int[t.maxFeatures()];
         float[] a = new float[32], b = new float[32];
         for (int i = 0; i < 50; i++) {
-            Position p = Position.start(rs);
-            for (int ply = 0, n = rng.nextInt(40); ply < n; ply++) {
-                int[] moves = p.legalMoves();
-                if (moves.length == 0) {
-                    break;
-                }
-                p.doMove(moves[rng.nextInt(moves.length)]);
-            }
+            Position p = randomPosition(rs, rng);
             Trainer.Data d = new Trainer.Data();
             int k = t.features(p, p.sideToMove(), us);
             t.features(p, p.sideToMove() ^ 1, them);

@@ -130,6 +130,8 @@ public final class Trainer {
     private double k = 1;
     /** The decoupled weight decay of the buckets' own weights, per unit of learning rate (0: none). */
     private double bucketDecay;
+    /** Whether the model was started from a net ({@link #initFrom}): then the start competes with the epochs. */
+    private boolean warmStart;
 
     /** A trainer of a net without king buckets. */
     public Trainer(RuleSet rs, Settings s) {
@@ -349,6 +351,7 @@ public final class Trainer {
             ow[i] = net.outputWeights[i] / (float) Network.QB;
         }
         ob = net.outputBias / (float) (Network.QA * Network.QB);
+        warmStart = true;
     }
 
     private static double kLoss(Data d, double k) {
@@ -364,7 +367,10 @@ public final class Trainer {
         return 1 / (1 + Math.exp(-x));
     }
 
-    /** Runs the epochs; returns the validation loss of the kept (best) epoch. */
+    /**
+     * Runs the epochs; returns the validation loss of the kept (best) epoch. After a warm start the starting net is
+     * kept when no epoch's validation loss is below its own.
+     */
     public double train(Data train, Data val, Consumer<String> log) throws IOException {
         int[] order = new int[train.size];
         for (int i = 0; i < order.length; i++) {
@@ -378,7 +384,8 @@ public final class Trainer {
         float[][] gw = new float[threads][w.length], gb = new float[threads][h], go = new float[threads][2 * h];
         float[] gob = new float[threads];
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        double best = Double.MAX_VALUE;
+        double best = warmStart ? loss(val) : Double.MAX_VALUE;
+        int keptEpoch = 0;
         float[] bw = w.clone(), bb = b.clone(), bo = ow.clone();
         float bob = ob;
         long step = 0;
@@ -429,6 +436,7 @@ public final class Trainer {
                         trainLoss / order.length, vl, (System.currentTimeMillis() - t0) / 1000));
                 if (vl < best) {
                     best = vl;
+                    keptEpoch = epoch;
                     System.arraycopy(w, 0, bw, 0, w.length);
                     System.arraycopy(b, 0, bb, 0, h);
                     System.arraycopy(ow, 0, bo, 0, 2 * h);
@@ -442,6 +450,9 @@ public final class Trainer {
             throw new IOException("training failed: " + e.getCause(), e.getCause());
         } finally {
             pool.shutdownNow();
+        }
+        if (keptEpoch == 0 && warmStart) {
+            log.accept("no epoch was below the starting net's validation loss; kept the starting net");
         }
         System.arraycopy(bw, 0, w, 0, w.length);
         System.arraycopy(bb, 0, b, 0, h);

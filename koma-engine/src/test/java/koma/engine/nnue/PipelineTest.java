@@ -126,6 +126,31 @@ class PipelineTest {
     }
 
     /**
+     * A warm start (--init) keeps the starting net when training only makes the held-out loss worse: started from a
+     * trained net and trained on at a learning rate far too high (0.5, which throws the weights about), the kept
+     * model's held-out loss is the starting net's, not an epoch's.
+     */
+    @Test
+    void warmStartKeepsTheStartWhenNoEpochBeatsIt() throws Exception {
+        RuleSet rs = RuleSet.of("minishogi");
+        List<Path> files = selfPlayShards(rs, 10, 6, 2);
+        Trainer first = new Trainer(rs, new Trainer.Settings(16, 6, 256, 0.005, 0.9, 0.75, 5, 3, 2));
+        Trainer.Data[] d = first.load(files, line -> { });
+        first.fitK(d[0]);
+        first.train(d[0], d[1], line -> { });
+        Network net = first.quantise();
+        Trainer next = new Trainer(rs, new Trainer.Settings(16, 2, 256, 0.5, 0.9, 0.75, 5, 4, 2));
+        next.initFrom(net);
+        next.setK(first.k());
+        double start = next.loss(d[1]);
+        List<String> log = new java.util.ArrayList<>();
+        double kept = next.train(d[0], d[1], log::add);
+        assertEquals(start, kept, 0.0, String.join("; ", log));
+        assertEquals(start, next.loss(d[1]), 0.0);
+        assertTrue(log.get(log.size() - 1).contains("kept the starting net"), log.toString());
+    }
+
+    /**
      * --bucket-decay: trained on the same data with king buckets (2 x 2), the buckets' own weights set to 0.5 at the
      * start stay near it without decay (Adam moves a weight about the learning rate a step) and shrink with a decay of
      * 50 (each step keeps 1 - 0.005 x 50 = 75% of them): mean absolute weight under a third of the run without. (What

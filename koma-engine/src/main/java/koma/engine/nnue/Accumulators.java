@@ -8,13 +8,13 @@ import koma.rules.RuleSet;
 /**
  * The per-ply accumulator stack of one search thread: {@code acc[ply]} holds both perspectives' hidden-layer sums
  * (first player's at 0, second's at H) for the position at that ply. {@link #push} only notes which features the
- * move switches (at most two on and two off per perspective); the sums of a ply are computed when it is evaluated,
- * from the nearest computed ply before it, so that moves searched without an evaluation cost no update. Castling
- * (which moves two pieces), a king's move into another king bucket (or any king's move with a king window) and the
- * capture of a royal piece are refreshed from scratch right after they are played ({@link #push} says so). With a
- * king window a move switches up to four features on and six off per perspective (the piece's window features
- * near both kings, and the captured piece's). Undoing a move is just going back a ply.
- * Preallocated for the search's plies, so the search allocates nothing.
+ * move switches (two on and two off per perspective at most without a king window); the sums of a ply are computed
+ * when it is evaluated, from the nearest computed ply before it, so that moves searched without an evaluation cost no
+ * update. Castling (which moves two pieces), a king's move into another king bucket and the capture of a royal piece
+ * are refreshed from scratch right after they are played ({@link #push} says so). With a king window a move also
+ * switches the moved and the captured piece's window features near both kings, and a king's move those of every
+ * piece in its window before and after (at most the window's squares plus four each way, the lists' size). Undoing
+ * a move is just going back a ply. Preallocated for the search's plies, so the search allocates nothing.
  */
 public final class Accumulators {
     private final Network net;
@@ -24,10 +24,13 @@ public final class Accumulators {
     private final short[][] acc;
     /** computed[ply]: acc[ply] is up to date for the position at that ply of the current line. */
     private final boolean[] computed;
-    /** Slots per perspective for the features a move switches on (ADD) and off (REM). */
-    private static final int ADD = 4, REM = 6;
-    /** The features switched by the move into each ply: [ply][persp * ADD + i] and [ply][persp * REM + i], -1 for none. */
-    private final int[][] added, removed;
+    /** Slots per perspective in the lists of switched features: 4, or the window's squares plus 4 with a window. */
+    private final int slots;
+    /**
+     * The features switched on and off by the move into each ply: [ply][persp * slots + i] for i below
+     * addCount[ply][persp] and remCount[ply][persp].
+     */
+    private final int[][] added, removed, addCount, remCount;
     /** Scratch for a full refresh. */
     private final int[] active;
 
@@ -41,8 +44,11 @@ public final class Accumulators {
         this.h = net.hidden;
         this.acc = new short[plies + 1][2 * h];
         this.computed = new boolean[plies + 1];
-        this.added = new int[plies + 1][2 * ADD];
-        this.removed = new int[plies + 1][2 * REM];
+        this.slots = fs.kingWindow > 0 ? fs.windowSide * fs.windowSide + 4 : 4;
+        this.added = new int[plies + 1][2 * slots];
+        this.removed = new int[plies + 1][2 * slots];
+        this.addCount = new int[plies + 1][2];
+        this.remCount = new int[plies + 1][2];
         this.active = new int[fs.maxActive()];
     }
 
@@ -70,9 +76,26 @@ public final class Accumulators {
 
     /** Notes that ply + 1 is ply after a null move (no feature switched). */
     public void pushNull(int ply) {
-        java.util.Arrays.fill(added[ply + 1], -1);
-        java.util.Arrays.fill(removed[ply + 1], -1);
-        computed[ply + 1] = false;
+        clear(ply + 1);
+    }
+
+    private void clear(int q) {
+        addCount[q][0] = addCount[q][1] = remCount[q][0] = remCount[q][1] = 0;
+        computed[q] = false;
+    }
+
+    /** Notes feature {@code f} (none when negative) as switched on for {@code persp} by the move into ply q. */
+    private void on(int q, int persp, int f) {
+        if (f >= 0) {
+            added[q][persp * slots + addCount[q][persp]++] = f;
+        }
+    }
+
+    /** Notes feature {@code f} (none when negative) as switched off for {@code persp} by the move into ply q. */
+    private void off(int q, int persp, int f) {
+        if (f >= 0) {
+            removed[q][persp * slots + remCount[q][persp]++] = f;
+        }
     }
 
     /**
@@ -81,10 +104,8 @@ public final class Accumulators {
      * {@link #refresh} for ply + 1 once the move is played.
      */
     public boolean push(Position p, int move, int ply) {
-        int[] add = added[ply + 1], rem = removed[ply + 1];
-        java.util.Arrays.fill(add, -1);
-        java.util.Arrays.fill(rem, -1);
-        computed[ply + 1] = false;
+        int q = ply + 1;
+        clear(q);
         int us = p.sideToMove();
         int kind = Move.kind(move);
         int to = Move.to(move);
@@ -98,21 +119,19 @@ public final class Accumulators {
             int held = p.handCount(us, type);
             for (int persp = 0; persp < 2; persp++) {
                 int b = persp == 0 ? b0 : b1;
-                rem[persp * REM] = fs.hand(persp, b, us, type, held);
-                add[persp * ADD] = fs.piece(persp, b, us, type, to);
-                add[persp * ADD + 1] = fs.window(persp, 0, k0, us, type, to);
-                add[persp * ADD + 2] = fs.window(persp, 1, k1, us, type, to);
+                off(q, persp, fs.hand(persp, b, us, type, held));
+                on(q, persp, fs.piece(persp, b, us, type, to));
+                on(q, persp, fs.window(persp, 0, k0, us, type, to));
+                on(q, persp, fs.window(persp, 1, k1, us, type, to));
             }
             return false;
         }
         int from = Move.from(move);
-        if (fs.buckets > 1 && (from == p.kingSquare(us) && fs.bucketOf(us, to) != (us == 0 ? b0 : b1)
-                || to == p.kingSquare(us ^ 1))) {
+        if (to == p.kingSquare(us ^ 1) || fs.buckets > 1 && from == p.kingSquare(us)
+                && fs.bucketOf(us, to) != (us == 0 ? b0 : b1)) {
             return true;
         }
-        if (fs.kingWindow > 0 && (from == p.kingSquare(us) || to == p.kingSquare(us ^ 1))) {
-            return true;
-        }
+        boolean kingMove = fs.kingWindow > 0 && from == p.kingSquare(us);
         int type = p.typeAt(from);
         int newType = kind == Move.PROMOTION ? Move.type(move) : type;
         int capSq = kind == Move.EN_PASSANT ? rs.geometry.square(rs.geometry.file(to), rs.geometry.rank(from)) : to;
@@ -126,26 +145,47 @@ public final class Accumulators {
         }
         for (int persp = 0; persp < 2; persp++) {
             int b = persp == 0 ? b0 : b1;
-            rem[persp * REM] = fs.piece(persp, b, us, type, from);
-            add[persp * ADD] = fs.piece(persp, b, us, newType, to);
+            off(q, persp, fs.piece(persp, b, us, type, from));
+            on(q, persp, fs.piece(persp, b, us, newType, to));
             if (capture) {
-                rem[persp * REM + 1] = fs.piece(persp, b, us ^ 1, capType, capSq);
+                off(q, persp, fs.piece(persp, b, us ^ 1, capType, capSq));
                 if (handType >= 0) {
-                    add[persp * ADD + 1] = fs.hand(persp, b, us, handType, handCount);
+                    on(q, persp, fs.hand(persp, b, us, handType, handCount));
                 }
+                off(q, persp, fs.window(persp, 0, k0, us ^ 1, capType, capSq));
+                off(q, persp, fs.window(persp, 1, k1, us ^ 1, capType, capSq));
             }
-            if (fs.kingWindow > 0) {
-                rem[persp * REM + 2] = fs.window(persp, 0, k0, us, type, from);
-                rem[persp * REM + 3] = fs.window(persp, 1, k1, us, type, from);
-                add[persp * ADD + 2] = fs.window(persp, 0, k0, us, newType, to);
-                add[persp * ADD + 3] = fs.window(persp, 1, k1, us, newType, to);
-                if (capture) {
-                    rem[persp * REM + 4] = fs.window(persp, 0, k0, us ^ 1, capType, capSq);
-                    rem[persp * REM + 5] = fs.window(persp, 1, k1, us ^ 1, capType, capSq);
-                }
+            if (kingMove) {
+                kingWindowMoved(p, q, persp, us, from, to, capture ? capSq : -1);
+            } else {
+                off(q, persp, fs.window(persp, 0, k0, us, type, from));
+                off(q, persp, fs.window(persp, 1, k1, us, type, from));
+                on(q, persp, fs.window(persp, 0, k0, us, newType, to));
+                on(q, persp, fs.window(persp, 1, k1, us, newType, to));
             }
         }
         return false;
+    }
+
+    /**
+     * The window features a king's move from {@code from} to {@code to} switches for {@code persp}: the king's own
+     * near the other king, and those of every other piece (but the one taken, on {@code taken}) near the king,
+     * before and after.
+     */
+    private void kingWindowMoved(Position p, int q, int persp, int us, int from, int to, int taken) {
+        int king = p.typeAt(from), other = p.kingSquare(us ^ 1);
+        off(q, persp, fs.window(persp, us ^ 1, other, us, king, from));
+        on(q, persp, fs.window(persp, us ^ 1, other, us, king, to));
+        for (int c = 0; c < 2; c++) {
+            for (int i = 0, k = p.pieceCount(c); i < k; i++) {
+                int sq = p.pieceSquare(c, i);
+                if (sq != from && sq != taken) {
+                    int type = p.typeAt(sq);
+                    off(q, persp, fs.window(persp, us, from, c, type, sq));
+                    on(q, persp, fs.window(persp, us, to, c, type, sq));
+                }
+            }
+        }
     }
 
     /** The net's evaluation of the position at {@code ply} for {@code sideToMove}, in centipawns. */
@@ -175,33 +215,31 @@ public final class Accumulators {
     }
 
     /**
-     * Computes acc[q] from acc[q - 1] and the features noted for q in one pass per perspective: two rows added,
-     * two subtracted, the missing ones pointing at the net's row of zeros; with a king window a second and third
-     * pass in place for the window's rows.
+     * Computes acc[q] from acc[q - 1] and the features noted for q, per perspective in passes of two rows added and
+     * two subtracted (one pass for every move without a king window), the missing ones pointing at the net's row of
+     * zeros; the passes after the first work in place.
      */
     private void update(int q) {
         short[] src = acc[q - 1], dst = acc[q];
         short[] w = net.featureWeights;
-        int[] add = added[q], rem = removed[q];
         int zero = net.inputs * h;
         for (int persp = 0; persp < 2; persp++) {
-            int off = persp * h;
-            int a = persp * ADD, r = persp * REM;
-            Kernels.update(src, dst, off, w, row(add[a], zero), row(add[a + 1], zero), row(rem[r], zero),
-                    row(rem[r + 1], zero), h);
-            if (fs.kingWindow > 0) {
-                Kernels.update(dst, dst, off, w, row(add[a + 2], zero), row(add[a + 3], zero), row(rem[r + 2], zero),
-                        row(rem[r + 3], zero), h);
-                if (rem[r + 4] >= 0 || rem[r + 5] >= 0) {
-                    Kernels.update(dst, dst, off, w, zero, zero, row(rem[r + 4], zero), row(rem[r + 5], zero), h);
-                }
+            int off = persp * h, base = persp * slots;
+            int[] add = added[q], rem = removed[q];
+            int na = addCount[q][persp], nr = remCount[q][persp];
+            short[] from = src;
+            for (int i = 0; i == 0 || i < na || i < nr; i += 2) {
+                Kernels.update(from, dst, off, w, row(add, base, i, na, zero), row(add, base, i + 1, na, zero),
+                        row(rem, base, i, nr, zero), row(rem, base, i + 1, nr, zero), h);
+                from = dst;
             }
         }
         computed[q] = true;
     }
 
-    /** The offset of a feature's row, or of the zero row for none (-1). */
-    private int row(int feature, int zero) {
-        return feature < 0 ? zero : feature * h;
+    /** The offset of the row of list entry i (of n), or of the zero row past the end. */
+    private int row(int[] list, int base, int i, int n, int zero) {
+        return i < n ? list[base + i] * h : zero;
     }
+
 }

@@ -78,7 +78,8 @@ class NnueTest {
 
     /**
      * The same with a king window of reach 2: a piece's window features follow it and both kings, a capture takes
-     * the captured piece's off, and every king's move is refreshed.
+     * the captured piece's off, and a king's move switches those of every piece in its window before and after
+     * (mutations that keep a captured piece's window feature, or a king's own near the other king, fail).
      */
     @ParameterizedTest
     @MethodSource("ids")

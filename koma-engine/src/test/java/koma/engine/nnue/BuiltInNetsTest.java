@@ -38,7 +38,7 @@ class BuiltInNetsTest {
             assertEquals(listed.contains(id), net.isPresent(), id);
             net.ifPresent(n -> {
                 assertEquals(id, n.ruleSet);
-                assertEquals(new FeatureSet(rs).inputs, n.inputs, id);
+                assertEquals(new FeatureSet(rs, n.kingFiles, n.kingRanks, n.kingWindow).inputs, n.inputs, id);
             });
         }
     }

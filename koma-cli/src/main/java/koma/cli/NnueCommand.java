@@ -193,8 +193,8 @@ public final class NnueCommand implements Runnable {
         String kingBuckets;
 
         @Option(names = "--king-window", defaultValue = "0",
-                description = "King window R: each piece not royal is also an input by its offset from each king, when "
-                        + "at most R files and ranks away (as each side sees the board), so that an attacker next to "
+                description = "King window R: each piece is also an input by its offset from each king (but that king "
+                        + "itself), when at most R files and ranks away (as each side sees the board), so that an attacker next to "
                         + "the king is one input wherever the king stands. Not with --king-buckets. Default: "
                         + "${DEFAULT-VALUE} (none).")
         int kingWindow;

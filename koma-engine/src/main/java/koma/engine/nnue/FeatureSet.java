@@ -22,12 +22,12 @@ import koma.rules.RuleSet;
  * inputs. A move of the king into another region switches all of that perspective's features
  * ({@link Accumulators#push} asks for a refresh). A 1 x 1 grid is the layout without buckets.
  *
- * <p>King windows (optional, not with buckets): each piece on the board that is not royal also switches on one
- * feature per royal piece it stands near, (which king: the perspective's own or the other's, owner, type, offset
- * from that king), the offset seen from the perspective and at most {@code kingWindow} files and ranks away. The
+ * <p>King windows (optional, not with buckets): each piece on the board also switches on one feature per king it
+ * stands near (other than that king itself): (which king: the perspective's own or the other's, owner, type, offset
+ * from that king), the offset seen from the perspective and at most {@code kingWindow} files and ranks each way. The
  * same attacker next to the king is then the same input wherever the king stands, which is what king buckets cannot
- * learn from few games. These features follow the piece and hand features; a king's move switches all of them
- * ({@link Accumulators#push} asks for a refresh).
+ * learn from few games. These features follow the piece and hand features; a king's move switches those of every
+ * piece near it before and after ({@link Accumulators#push} notes them).
  */
 public final class FeatureSet {
     public final int squares, types, inputs;

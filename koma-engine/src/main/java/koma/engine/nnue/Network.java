@@ -56,14 +56,7 @@ public final class Network {
     /** A net without king buckets. */
     public Network(String ruleSet, long layoutHash, int inputs, int hidden, short[] featureWeights,
                    short[] featureBias, short[] outputWeights, int outputBias) {
-        this(ruleSet, layoutHash, 1, 1, inputs, hidden, featureWeights, featureBias, outputWeights, outputBias);
-    }
-
-    /** A net with king buckets (1 x 1: none) and no king window. */
-    public Network(String ruleSet, long layoutHash, int kingFiles, int kingRanks, int inputs, int hidden,
-                   short[] featureWeights, short[] featureBias, short[] outputWeights, int outputBias) {
-        this(ruleSet, layoutHash, kingFiles, kingRanks, 0, inputs, hidden, featureWeights, featureBias, outputWeights,
-                outputBias);
+        this(ruleSet, layoutHash, 1, 1, 0, inputs, hidden, featureWeights, featureBias, outputWeights, outputBias);
     }
 
     /** A net with king buckets (1 x 1: none) and a king window (0: none). */

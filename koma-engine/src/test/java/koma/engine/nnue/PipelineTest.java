@@ -188,6 +188,28 @@ class PipelineTest {
     }
 
     /**
+     * The trainer holds 65,535 inputs. The widest king window FeatureSet allows (a reach of the board's longest side
+     * less one) fits on every built-in rule set, Wa shogi's 11 x 11 board and many piece types included, so only king
+     * buckets can pass the limit: on Wa shogi a bucket per square is refused before any weight is allocated, the
+     * message naming the buckets.
+     */
+    @Test
+    void everyKingWindowFitsTheTrainerAndTooManyBucketsAreRefused() {
+        Trainer.Settings settings = new Trainer.Settings(1, 1, 256, 0.005, 0.9, 0.75, 5, 3, 1);
+        for (String id : RuleSet.IDS) {
+            RuleSet rs = RuleSet.of(id);
+            FeatureSet widest = new FeatureSet(rs, 1, 1, Math.max(rs.geometry.files, rs.geometry.ranks) - 1);
+            assertTrue(widest.inputs <= Character.MAX_VALUE, id + ": " + widest.inputs + " inputs");
+            assertEquals(widest.inputs, new Trainer(rs, settings, widest).w.length, id);
+        }
+        RuleSet wa = RuleSet.of("washogi");
+        FeatureSet buckets = new FeatureSet(wa, wa.geometry.files, wa.geometry.ranks);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new Trainer(wa, settings, buckets));
+        assertTrue(e.getMessage().contains("more than the trainer holds (65535); fewer king buckets"), e.getMessage());
+    }
+
+    /**
      * --mirror: minishogi's training positions are learnt twice (each also turned left for right, whose legal moves
      * the trainer counts against the original's on every one), the held-out ones once; a chess position where
      * castling is legal is refused (its mirror has no castling), naming the shard and line.

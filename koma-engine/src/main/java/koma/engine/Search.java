@@ -43,11 +43,14 @@ public final class Search {
     static final int FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
     /** Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25 (Ethereal's, Stockfish's). */
     private static final int[][] LOG_REDUCTIONS = new int[64][64];
+    /** Stockfish 11's wider reductions by depth and move count (from 1): 0.5 + 0.6 ln(depth) ln(count). */
+    private static final int[][] WIDE_REDUCTIONS = new int[64][64];
 
     static {
         for (int d = 1; d < 64; d++) {
             for (int i = 1; i < 64; i++) {
                 LOG_REDUCTIONS[d][i] = (int) (0.75 + Math.log(d) * Math.log(i) / 2.25);
+                WIDE_REDUCTIONS[d][i] = (int) (0.5 + 0.6 * Math.log(d) * Math.log(i));
             }
         }
     }
@@ -119,6 +122,13 @@ public final class Search {
     private final boolean qsearchChecks;
     /** Whether late-move pruning keeps half as many quiet moves when not improving (the rule set's SearchDefaults). */
     private final boolean lmpImproving;
+    /** Stockfish's pruning of quiet moves by their reduced depth, at every depth (from the rule set's SearchDefaults). */
+    private final boolean lmrDepthPruning;
+    /** The largest depth of reverse futility pruning, and Stockfish's null-move reduction (SearchDefaults). */
+    private final int reverseFutilityDepth;
+    private final boolean nullMoveEval;
+    /** Stockfish 11's late-move reductions, from the second move on (from the rule set's SearchDefaults). */
+    private final boolean wideLmr;
     /** Quiet moves landing within this many king steps of the enemy king are reduced a ply less (SearchDefaults). */
     private final int kingAttackLmr;
     /** staticEvals[ply]: the static evaluation at that ply of the current line, -INFINITE when in check. */
@@ -213,6 +223,10 @@ public final class Search {
         this.qsearchCapturesOnly = defaults.qsearchCapturesOnly();
         this.qsearchChecks = defaults.qsearchChecks();
         this.lmpImproving = defaults.lmpImproving();
+        this.lmrDepthPruning = defaults.lmrDepthPruning();
+        this.reverseFutilityDepth = defaults.reverseFutilityDepth();
+        this.nullMoveEval = defaults.nullMoveEval();
+        this.wideLmr = defaults.wideLmr();
         this.kingAttackLmr = defaults.kingAttackLmr();
         this.probcutMargin = defaults.probcutMargin();
         this.evasionPruneDepth = defaults.evasionPruneDepth();
@@ -692,16 +706,19 @@ public final class Search {
         int staticEval = inCheck ? -INFINITE : evaluate(ply);
         staticEvals[ply] = staticEval;
         // with lmp-improving, late-move pruning keeps half as many quiet moves when the evaluation is not improving
-        int lateCount = lmpImproving && !improving(ply, staticEval) ? lmpCount(depth) / 2 : lmpCount(depth);
+        boolean improving = improving(ply, staticEval);
+        int lateCount = lmrDepthPruning ? (5 + depth * depth) * (improving ? 2 : 1) / 2 - 1
+                : lmpImproving && !improving ? lmpCount(depth) / 2 : lmpCount(depth);
         // reverse futility: far above beta near the leaves
-        if (!pvNode && !inCheck && excludedMove == Move.NONE && depth <= 3 && Math.abs(beta) < MATE_BOUND
+        if (!pvNode && !inCheck && excludedMove == Move.NONE && depth <= reverseFutilityDepth
+                && Math.abs(beta) < MATE_BOUND
                 && staticEval - 120 * depth >= beta) {
             return staticEval;
         }
         // null move: not in check, not right after another, and with pieces beyond pawns to avoid zugzwang
         if (nullAllowed && !pvNode && !inCheck && excludedMove == Move.NONE && depth >= 3 && staticEval >= beta
                 && hasPieces()) {
-            int r = 2 + depth / 4;
+            int r = nullMoveEval ? 3 + depth / 4 + Math.min((staticEval - beta) / 200, 3) : 2 + depth / 4;
             if (nnue != null) {
                 nnue.pushNull(ply);
             }
@@ -760,7 +777,8 @@ public final class Search {
         int searched = 0, quietsSeen = 0;
         // shallow-depth pruning of quiet moves that do not give check: futility (the static evaluation is far below
         // alpha) and late-move pruning (the move comes late in the ordering)
-        boolean pruneQuiets = !pvNode && !inCheck && depth <= lmpDepth && Math.abs(alpha) < MATE_BOUND;
+        boolean pruneQuiets = lmrDepthPruning ? ply > 0 && !inCheck && Math.abs(alpha) < MATE_BOUND
+                : !pvNode && !inCheck && depth <= lmpDepth && Math.abs(alpha) < MATE_BOUND;
         boolean pruneEvasions = inCheck && !pvNode && ply > 0 && depth <= evasionPruneDepth;
         boolean futile = pruneQuiets && depth <= futilityDepth
                 && staticEval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
@@ -772,14 +790,24 @@ public final class Search {
             boolean quiet = isQuiet(m);
             // a quiet move that futility or late-move pruning drops unless it gives check (tested without playing
             // it); its static exchange is not needed then
-            boolean lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lateCount);
+            boolean lateOrFutile;
+            int pruneDepth = depth;
+            if (lmrDepthPruning) {
+                // the depth a late-move reduction would leave this move decides its futility and static exchange
+                pruneDepth = Math.max(depth - 1 - LOG_REDUCTIONS[Math.min(depth, 63)][Math.min(i + 1, 63)], 0);
+                lateOrFutile = pruneQuiets && quiet && searched > 0 && (quietsSeen >= lateCount
+                        || pruneDepth < 6 && staticEval + FUTILITY_BASE + FUTILITY_PER_PLY * pruneDepth <= alpha);
+            } else {
+                lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lateCount);
+            }
             // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than SEE_CAPTURE
             // per ply of depth is not searched, nor a quiet move or drop that loses more than SEE_QUIET per ply
             // squared, unless it gives check and the depth is above losing-check-depth
             boolean seeLoses = false;
             if ((!lateOrFutile || depth <= losingCheckDepth) && ply > 0 && !inCheck && searched > 0
-                    && depth <= SEE_PRUNE_DEPTH && bestScore > -MATE_BOUND) {
-                seeLoses = !pos.seeAtLeast(m, seeValue, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth);
+                    && (depth <= SEE_PRUNE_DEPTH || lmrDepthPruning) && bestScore > -MATE_BOUND) {
+                seeLoses = !pos.seeAtLeast(m, seeValue, quiet ? -SEE_QUIET * pruneDepth * pruneDepth
+                        : -SEE_CAPTURE * depth);
                 if (seeLoses && (!quiet || depth <= losingCheckDepth)) {
                     continue;
                 }
@@ -813,10 +841,15 @@ public final class Search {
                 score = -search(newDepth, -beta, -alpha, ply + 1, true, !pvNode && !cutNode);
             } else {
                 int reduction = 0;
-                if (quiet && depth >= 3 && i >= 3 && !inCheck && m != killers[ply][0] && m != killers[ply][1]
-                        && m != counter) {
+                boolean refutation = m == killers[ply][0] || m == killers[ply][1] || m == counter;
+                if (wideLmr && quiet && depth >= 3 && !inCheck) {
+                    reduction = Math.max(0, WIDE_REDUCTIONS[Math.min(depth, 63)][Math.min(i + 1, 63)]
+                            + (improving ? 0 : 1) - (refutation ? 1 : 0));
+                } else if (quiet && depth >= 3 && i >= 3 && !inCheck && !refutation) {
                     reduction = logReductions ? LOG_REDUCTIONS[Math.min(depth, 63)][Math.min(i, 63)]
                             : 1 + (i >= 8 ? 1 : 0) + (depth >= 8 && i >= 16 ? 1 : 0);
+                }
+                if (reduction > 0) {
                     if (pvNode) {
                         reduction--;
                     }

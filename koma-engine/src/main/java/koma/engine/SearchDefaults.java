@@ -52,7 +52,19 @@ import java.util.Set;
  * (Stockfish's "improving"), 0 (the default) for 3 + depth squared always; {@code king-attack-lmr}, a radius
  * in squares: a quiet move or drop that lands within that many king steps of the enemy king is reduced one ply less
  * by late-move reductions (the quiet attacking moves and drops that prepare a mate in the shogi family), from 0 (the
- * default: off) to {@link #MAX_KING_ATTACK_LMR}.
+ * default: off) to {@link #MAX_KING_ATTACK_LMR}; {@code lmr-depth-pruning}, 1 for Stockfish's shallow-depth pruning
+ * of quiet moves at every depth by the depth a late-move reduction would leave them ({@code lmrDepth}): late-move
+ * pruning after (5 + depth squared) x (1 + improving) / 2 - 1 quiet moves at any depth, futility pruning while
+ * lmrDepth is below 6, static-exchange pruning by lmrDepth squared (a drop deep in a drop game's long list is pruned
+ * as a move near the leaves would be), 0 (the default) for pruning up to lmp-depth and futility-depth by the remaining
+ * depth; {@code reverse-futility-depth}, the largest remaining depth at which a non-PV node whose static evaluation
+ * is 120 centipawns a ply above beta returns it (default {@link #REVERSE_FUTILITY_DEPTH}, at most
+ * {@link #MAX_PRUNE_DEPTH}; Stockfish's is 5); {@code null-move-eval}, 1 for Stockfish's larger null-move
+ * reduction (3 + depth / 4 plies, and a ply more for each 200 centipawns the static evaluation is above beta, up
+ * to 3), 0 (the default) for 2 + depth / 4; {@code wide-lmr}, 1 for Stockfish 11's late-move reductions of quiet
+ * moves: from the second move on, 0.5 + 0.6 ln(depth) ln(move count) plies, one more when the evaluation is not
+ * improving, one less for a killer or the counter move (which the default reductions leave unreduced), 0 (the
+ * default) for the reductions from the third move named by log-reductions.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -60,13 +72,15 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int checkExtensionDepth, int cutNodeReduction, int qsearchMoves,
                              int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin,
                              int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving,
-                             int kingAttackLmr) {
+                             int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
+                             boolean nullMoveEval, boolean wideLmr) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
-            "lmp-improving", "king-attack-lmr");
+            "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
+            "wide-lmr");
     /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
     static final int NET_SCALE = 100, MAX_NET_SCALE = 400;
     /** The largest {@code probcut-margin}, in centipawns. */
@@ -77,9 +91,11 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int MAX_QSEARCH_MOVES = 64;
     /** Default depths of late-move pruning and futility pruning, and the largest either may be set to. */
     static final int LMP_DEPTH = 4, FUTILITY_DEPTH = 3, MAX_PRUNE_DEPTH = 12;
+    /** The default largest depth of reverse futility pruning. */
+    static final int REVERSE_FUTILITY_DEPTH = 3;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0);
+            0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -113,11 +129,14 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         int evasionPruneDepth = count(m, "evasion-prune-depth", 0, MAX_PRUNE_DEPTH, source);
         int netScale = range(m, "net-scale", NET_SCALE, 1, MAX_NET_SCALE, source);
         int kingAttackLmr = count(m, "king-attack-lmr", 0, MAX_KING_ATTACK_LMR, source);
+        int reverseFutilityDepth = count(m, "reverse-futility-depth", REVERSE_FUTILITY_DEPTH, MAX_PRUNE_DEPTH, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
                 flag(m, "singular-extension", source), checkDepth, cutNodeReduction, qsearchMoves,
                 losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth,
-                netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source), kingAttackLmr);
+                netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source), kingAttackLmr,
+                flag(m, "lmr-depth-pruning", source), reverseFutilityDepth, flag(m, "null-move-eval", source),
+                flag(m, "wide-lmr", source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

@@ -253,22 +253,27 @@ class SearchTest {
      */
     @ParameterizedTest
     @CsvSource({"continuation-history", "singular-extension", "qsearch-captures-only", "qsearch-checks",
-            "lmp-improving"})
+            "lmp-improving", "lmr-depth-pruning", "null-move-eval", "wide-lmr"})
     void searchFlagsAreReadAndChecked(String key) {
         java.util.function.Predicate<SearchDefaults> get = switch (key) {
             case "continuation-history" -> SearchDefaults::continuationHistory;
             case "singular-extension" -> SearchDefaults::singularExtension;
             case "qsearch-checks" -> SearchDefaults::qsearchChecks;
             case "lmp-improving" -> SearchDefaults::lmpImproving;
+            case "lmr-depth-pruning" -> SearchDefaults::lmrDepthPruning;
+            case "null-move-eval" -> SearchDefaults::nullMoveEval;
+            case "wide-lmr" -> SearchDefaults::wideLmr;
             default -> SearchDefaults::qsearchCapturesOnly;
         };
         SearchDefaults none = SearchDefaults.parse("", "x.search");
         SearchDefaults on = SearchDefaults.parse(key + " = 1", "x.search");
         assertFalse(none.continuationHistory() || none.singularExtension() || none.qsearchCapturesOnly()
-                || none.qsearchChecks() || none.lmpImproving());
+                || none.qsearchChecks() || none.lmpImproving() || none.lmrDepthPruning() || none.nullMoveEval()
+                || none.wideLmr());
         assertTrue(get.test(on));
         int set = (on.continuationHistory() ? 1 : 0) + (on.singularExtension() ? 1 : 0)
-                + (on.qsearchCapturesOnly() ? 1 : 0) + (on.qsearchChecks() ? 1 : 0) + (on.lmpImproving() ? 1 : 0);
+                + (on.qsearchCapturesOnly() ? 1 : 0) + (on.qsearchChecks() ? 1 : 0) + (on.lmpImproving() ? 1 : 0)
+                + (on.lmrDepthPruning() ? 1 : 0) + (on.nullMoveEval() ? 1 : 0) + (on.wideLmr() ? 1 : 0);
         assertEquals(1, set, "only " + key + " is set");
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse(key + " = 2", "x.search"));
@@ -421,6 +426,20 @@ class SearchTest {
         }
     }
 
+    /**
+     * reverse-futility-depth: 3 when absent (the search's depth before the key), a depth up to 12 read, one outside
+     * 0..12 refused naming the key and its range.
+     */
+    @Test
+    void reverseFutilityDepthIsReadAndChecked() {
+        assertEquals(3, SearchDefaults.parse("", "x.search").reverseFutilityDepth());
+        assertEquals(5, SearchDefaults.parse("reverse-futility-depth = 5", "x.search").reverseFutilityDepth());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SearchDefaults.parse("reverse-futility-depth = 13", "x.search"));
+        assertTrue(e.getMessage().contains("x.search: reverse-futility-depth must be from 0 to 12, got 13"),
+                e.getMessage());
+    }
+
     /** Chess's "Kiwipete" perft position: captures, checks and castling on the board. */
     private static final String KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     /** A shogi middle-game position at ply 69 of a self-play game (the net i3 data), pieces in both hands. */
@@ -434,7 +453,8 @@ class SearchTest {
      * evasions pruned to depth 3, still finds a move and visits another number of nodes than without; so does a search
      * with late-move pruning halved when not improving (lmp-improving) or with quiet checks in quiescence
      * (qsearch-checks; turned off for shogi, whose built-in file turns it on), or with quiet moves next to the enemy
-     * king reduced a ply less (king-attack-lmr 2). (From the start positions the counts
+     * king reduced a ply less (king-attack-lmr 2), or with Stockfish's pruning by reduced depth, reverse futility to
+     * depth 5, its null-move reduction or its wider late-move reductions. (From the start positions the counts
      * were equal in shogi for ProbCut, no capture winning that much, and in Wa shogi for the evasions.)
      */
     @ParameterizedTest
@@ -447,7 +467,15 @@ class SearchTest {
             "qsearch-checks, 1, chess, " + KIWIPETE,
             "qsearch-checks, 0, shogi, " + SHOGI_PLY_69,
             "king-attack-lmr, 2, chess, " + KIWIPETE,
-            "king-attack-lmr, 2, shogi, " + SHOGI_PLY_69})
+            "king-attack-lmr, 2, shogi, " + SHOGI_PLY_69,
+            "lmr-depth-pruning, 1, chess, " + KIWIPETE,
+            "lmr-depth-pruning, 1, shogi, " + SHOGI_PLY_69,
+            "reverse-futility-depth, 5, chess, " + KIWIPETE,
+            "reverse-futility-depth, 5, shogi, " + SHOGI_PLY_69,
+            "null-move-eval, 1, chess, " + KIWIPETE,
+            "null-move-eval, 1, shogi, " + SHOGI_PLY_69,
+            "wide-lmr, 1, chess, " + KIWIPETE,
+            "wide-lmr, 1, shogi, " + SHOGI_PLY_69})
     void middleGameSettingsReachTheSearch(String key, int value, String id, String fen, @TempDir Path dir)
             throws Exception {
         RuleSet rs = RuleSet.of(id);

@@ -705,8 +705,9 @@ public final class Search {
         }
         int staticEval = inCheck ? -INFINITE : evaluate(ply);
         staticEvals[ply] = staticEval;
-        // with lmp-improving, late-move pruning keeps half as many quiet moves when the evaluation is not improving
-        boolean improving = improving(ply, staticEval);
+        // with lmp-improving, late-move pruning keeps half as many quiet moves when the evaluation is not improving;
+        // lmr-depth-pruning and wide-lmr read it too (computed only for them: this is every node)
+        boolean improving = (lmpImproving || lmrDepthPruning || wideLmr) && improving(ply, staticEval);
         int lateCount = lmrDepthPruning ? (5 + depth * depth) * (improving ? 2 : 1) / 2 - 1
                 : lmpImproving && !improving ? lmpCount(depth) / 2 : lmpCount(depth);
         // reverse futility: far above beta near the leaves

@@ -13,20 +13,35 @@ import koma.engine.nnue.Network;
 import koma.engine.nnue.Trainer;
 import koma.engine.tune.SelfPlay;
 import koma.rules.RuleSet;
+import koma.rules.notation.Csa;
+import koma.rules.notation.GameRecord;
+import koma.rules.notation.Kif;
+import koma.rules.notation.Pgn;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code koma nnue}: the learned evaluation's pipeline (data, training, export). */
 @Command(name = "nnue", mixinStandardHelpOptions = true,
-        description = "The learned evaluation's pipeline: gen (self-play data in resumable shards), train (a net "
-                + "from the shards), export (a trained net into the engine's resource format).",
-        subcommands = {NnueCommand.Gen.class, NnueCommand.Expand.class, NnueCommand.Train.class, NnueCommand.Export.class})
+        description = "The learned evaluation's pipeline: gen (self-play data in resumable shards), label (data from "
+                + "games already played), train (a net from the shards), export (a trained net into the engine's "
+                + "resource format).",
+        subcommands = {NnueCommand.Gen.class, NnueCommand.Label.class, NnueCommand.Expand.class, NnueCommand.Train.class,
+                NnueCommand.Export.class})
 public final class NnueCommand implements Runnable {
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                "name a subcommand: gen, train or export");
+                "name a subcommand: gen, label, expand, train or export");
+    }
+
+    /** The net of gen's and label's --eval: null for the rule set's default, the hand-written marker, or a file. */
+    static Network searchNet(String eval, RuleSet rs) throws java.io.IOException {
+        return switch (eval) {
+            case "default" -> null;
+            case "hand" -> SelfPlay.HAND_WRITTEN;
+            default -> Network.read(Path.of(eval), rs);
+        };
     }
 
     /** {@code koma nnue gen}: self-play positions, scored by the search, with their game's result. */
@@ -79,16 +94,107 @@ public final class NnueCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             RuleSet rs = variant.rules();
-            Network net = switch (eval) {
-                case "default" -> null;
-                case "hand" -> SelfPlay.HAND_WRITTEN;
-                default -> Network.read(Path.of(eval), rs);
-            };
+            Network net = searchNet(eval, rs);
             long t0 = System.currentTimeMillis();
             long n = DataGen.run(new DataGen.Settings(rs, out, firstShard, shards, gamesPerShard, nodes, randomPlies,
                     maxPlies, seed, threads, net), System.out::println);
             System.out.printf("%d positions in %d s%n", n, (System.currentTimeMillis() - t0) / 1000);
             return 0;
+        }
+    }
+
+    /** {@code koma nnue label}: training data from games already played (records), scored by Koma's search. */
+    @Command(name = "label", mixinStandardHelpOptions = true,
+            description = {"Training data from game records (PGN, or KIF/CSA for shogi; a KIF file may hold several "
+                    + "games, each starting with its #KIF line, as koma match --kif writes them): each position from "
+                    + "--skip-plies on is searched at --nodes nodes and kept when quiet (as gen keeps them), with the "
+                    + "score and the game's result for its side to move. Shard K holds games K*G to K*G+G-1 "
+                    + "(G = --games-per-shard) in the order of the files; unfinished games (*) give nothing.",
+                    "Shards already there are skipped, so a stopped run resumes when started again with the same "
+                            + "files and options; the same files and options give the same shards whatever --threads is."})
+    static final class Label implements Callable<Integer> {
+        @Mixin
+        VariantOption variant;
+
+        @Option(names = "--records", required = true, split = ",", paramLabel = "FILE",
+                description = "Record files (comma-separated): .pgn, .kif/.kifu or .csa.")
+        List<Path> records;
+
+        @Option(names = "--out", required = true, description = "Directory of the shards (keep it outside git).")
+        Path out;
+
+        @Option(names = "--games-per-shard", defaultValue = "50",
+                description = "Games per shard. Default: ${DEFAULT-VALUE}.")
+        int gamesPerShard;
+
+        @Option(names = "--nodes", defaultValue = "1000", description = "Nodes per position. Default: ${DEFAULT-VALUE}.")
+        long nodes;
+
+        @Option(names = "--skip-plies", defaultValue = "0",
+                description = "Plies of each game not labelled (a random opening, say). Default: ${DEFAULT-VALUE}.")
+        int skipPlies;
+
+        @Option(names = "--threads", defaultValue = "1", description = "Shards labelled at once. Default: ${DEFAULT-VALUE}.")
+        int threads;
+
+        @Option(names = "--eval", defaultValue = "default",
+                description = "The evaluation of the search, as for gen: default, hand or a net file. "
+                        + "Default: ${DEFAULT-VALUE}.")
+        String eval;
+
+        @Override
+        public Integer call() throws Exception {
+            RuleSet rs = variant.rules();
+            List<GameRecord> games = new ArrayList<>();
+            for (Path f : records) {
+                games.addAll(readRecords(f));
+            }
+            Network net = searchNet(eval, rs);
+            long t0 = System.currentTimeMillis();
+            long n = koma.engine.nnue.Label.run(new koma.engine.nnue.Label.Settings(rs, games, out, gamesPerShard, nodes,
+                    skipPlies, threads, net), System.out::println);
+            System.out.printf("%d games, %d positions in %d s%n", games.size(), n,
+                    (System.currentTimeMillis() - t0) / 1000);
+            return 0;
+        }
+
+        /** The games of one record file, by its extension; a record that does not read is refused with its place. */
+        static List<GameRecord> readRecords(Path f) throws java.io.IOException {
+            String name = f.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+            String text = Files.readString(f);
+            List<GameRecord> out = new ArrayList<>();
+            try {
+                if (name.endsWith(".pgn")) {
+                    out.addAll(Pgn.parseAll(text));
+                } else if (name.endsWith(".kif") || name.endsWith(".kifu")) {
+                    List<String> parts = new ArrayList<>();
+                    StringBuilder cur = new StringBuilder();
+                    for (String line : text.split("\r?\n", -1)) {
+                        if (line.startsWith("#KIF") && !cur.toString().isBlank()) {
+                            parts.add(cur.toString());
+                            cur.setLength(0);
+                        }
+                        cur.append(line).append('\n');
+                    }
+                    if (!cur.toString().isBlank()) {
+                        parts.add(cur.toString());
+                    }
+                    for (int i = 0; i < parts.size(); i++) {
+                        try {
+                            out.add(Kif.parse(parts.get(i)));
+                        } catch (IllegalArgumentException e) {
+                            throw new IllegalArgumentException("game " + (i + 1) + ": " + e.getMessage(), e);
+                        }
+                    }
+                } else if (name.endsWith(".csa")) {
+                    out.add(Csa.parse(text));
+                } else {
+                    throw new IllegalArgumentException("unknown record format; expected .pgn, .kif, .kifu or .csa");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(f + ": " + e.getMessage(), e);
+            }
+            return out;
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 import koma.engine.tune.Sample;
 import koma.engine.tune.SelfPlay;
@@ -54,8 +55,26 @@ public final class DataGen {
 
     /** Generates the missing shards; returns the number of positions written by this run. */
     public static long run(Settings s, Consumer<String> progress) throws IOException {
-        Files.createDirectories(s.dir());
-        ExecutorService pool = Executors.newFixedThreadPool(s.threads(), r -> {
+        return runShards(s.dir(), s.firstShard(), s.shards(), s.threads(), shard -> {
+            SelfPlay.Settings play = new SelfPlay.Settings(s.rs(), s.gamesPerShard(), s.nodes(), s.randomPlies(),
+                    s.maxPlies(), s.seed() * 1_000_003L + shard, 1, s.net());
+            List<Sample> samples = new ArrayList<>();
+            for (int g = 0; g < s.gamesPerShard(); g++) {
+                samples.addAll(SelfPlay.playGame(play, g).samples());
+            }
+            return samples;
+        }, progress);
+    }
+
+    /**
+     * Makes shards {@code [first, first + count)} of {@code dir} that are not there yet, {@code threads} at once:
+     * {@code make} gives shard k's samples, which are written through a temporary file renamed when complete (so a
+     * stopped run leaves no partial shard). Returns the number of positions written by this run.
+     */
+    public static long runShards(Path dir, int first, int count, int threads, IntFunction<List<Sample>> make,
+                                 Consumer<String> progress) throws IOException {
+        Files.createDirectories(dir);
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(null, r, "datagen", 64L << 20);
             t.setDaemon(true);
             return t;
@@ -63,22 +82,17 @@ public final class DataGen {
         AtomicInteger done = new AtomicInteger();
         try {
             List<Future<Integer>> futures = new ArrayList<>();
-            for (int k = s.firstShard(); k < s.firstShard() + s.shards(); k++) {
+            for (int k = first; k < first + count; k++) {
                 int shard = k;
-                if (Files.exists(shardFile(s.dir(), shard))) {
+                if (Files.exists(shardFile(dir, shard))) {
                     continue;
                 }
                 futures.add(pool.submit(() -> {
                     long t0 = System.currentTimeMillis();
-                    SelfPlay.Settings play = new SelfPlay.Settings(s.rs(), s.gamesPerShard(), s.nodes(),
-                            s.randomPlies(), s.maxPlies(), s.seed() * 1_000_003L + shard, 1, s.net());
-                    List<Sample> samples = new ArrayList<>();
-                    for (int g = 0; g < s.gamesPerShard(); g++) {
-                        samples.addAll(SelfPlay.playGame(play, g).samples());
-                    }
-                    Path tmp = s.dir().resolve(shardFile(s.dir(), shard).getFileName() + ".tmp");
+                    List<Sample> samples = make.apply(shard);
+                    Path tmp = dir.resolve(shardFile(dir, shard).getFileName() + ".tmp");
                     Sample.write(tmp, samples);
-                    Files.move(tmp, shardFile(s.dir(), shard), StandardCopyOption.REPLACE_EXISTING,
+                    Files.move(tmp, shardFile(dir, shard), StandardCopyOption.REPLACE_EXISTING,
                             StandardCopyOption.ATOMIC_MOVE);
                     if (progress != null) {
                         progress.accept(String.format("shard %d: %d positions in %d s (%d shards done)", shard,
@@ -96,7 +110,9 @@ public final class DataGen {
             Thread.currentThread().interrupt();
             throw new IOException("data generation interrupted", e);
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new IOException("data generation failed: " + e.getCause(), e.getCause());
+            Throwable cause = e.getCause();
+            throw new IOException("data generation failed: "
+                    + (cause.getMessage() != null ? cause.getMessage() : cause.toString()), cause);
         } finally {
             pool.shutdownNow();
         }

@@ -150,9 +150,7 @@ public final class SelfPlay {
             Search.Result r = search.search(pos, Limits.nodes(s.nodes()), time, null);
             int move = r.bestMove();
             int stm = pos.sideToMove();
-            boolean quiet = !pos.inCheck() && pos.isEmpty(Move.to(move)) && Move.kind(move) != Move.EN_PASSANT
-                    && Move.kind(move) != Move.PROMOTION && Math.abs(r.score()) < Search.MATE_BOUND;
-            if (quiet) {
+            if (isQuiet(pos, move, r.score())) {
                 fens.add(Fen.format(pos));
                 sides.add(stm);
                 scores.add(r.score());
@@ -179,6 +177,15 @@ public final class SelfPlay {
             samples.add(new Sample(index, fens.get(i), forMover, scores.get(i)));
         }
         return new GameData(result, plies, termination, samples);
+    }
+
+    /**
+     * Whether a searched position is kept as training data: its side to move is not in check, the search's best move
+     * {@code move} is neither a capture nor a promotion, and its {@code score} is not a mate score.
+     */
+    public static boolean isQuiet(Position pos, int move, int score) {
+        return !pos.inCheck() && pos.isEmpty(Move.to(move)) && Move.kind(move) != Move.EN_PASSANT
+                && Move.kind(move) != Move.PROMOTION && Math.abs(score) < Search.MATE_BOUND;
     }
 
     /** True when the last four scores (first player's view) all exceed the adjudication bound for {@code sign}. */

@@ -77,6 +77,17 @@ public final class Browser implements AutoCloseable {
         return ((JavascriptExecutor) driver).executeScript(script, args);
     }
 
+    /**
+     * The header's links and menus that are not whole inside the window (cut at an edge, scrolled out of sight or
+     * not shown), by their text or id, comma-separated; empty when every one can be seen and reached.
+     */
+    public String headerItemsCut() {
+        return (String) js("const w = document.documentElement.clientWidth; return [...document"
+                + ".querySelectorAll('header.top a, header.top select')].filter(e => { const r = e.getBoundingClientRect();"
+                + " return r.width === 0 || r.left < 0 || r.right > w + 0.5; }).map(e => e.textContent.trim().slice(0, 20)"
+                + " || e.id).join(', ');");
+    }
+
     /** Fills the new-game form and starts the game; returns the game id from the address. */
     public String newGame(String variant, String mode, int level, String color, String fen) {
         return newGame(variant, mode, level, color, fen, "none");

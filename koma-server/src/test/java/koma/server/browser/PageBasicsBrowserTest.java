@@ -56,6 +56,7 @@ class PageBasicsBrowserTest extends SiteBrowserTest {
         long width = ((Number) browser.js("return document.documentElement.clientWidth;")).longValue();
         assertTrue(scroll <= width, what + ": the page scrolls sideways (" + scroll + " > " + width + ")");
         assertEquals(List.of(), browser.js(UNNAMED), what + ": controls without an accessible name");
+        assertEquals("", browser.headerItemsCut(), what + ": header links or menus cut or hidden");
     }
 
     @Test
@@ -78,6 +79,21 @@ class PageBasicsBrowserTest extends SiteBrowserTest {
             browser.waiting(10).until(d -> browser.all("main#app .loading").isEmpty());
             checkBasics(path);
         }
+        // the header in every UI language: the longest words still leave every link and menu whole on the phone
+        browser.open("/");
+        browser.waitFor("#new-game-form");
+        List<String> langs = new org.openqa.selenium.support.ui.Select(browser.waitFor("#lang-select")).getOptions()
+                .stream().map(o -> o.getAttribute("value")).toList();
+        assertTrue(langs.size() >= 6, "languages " + langs);
+        for (String lang : langs) {
+            new org.openqa.selenium.support.ui.Select(browser.waitFor("#lang-select")).selectByValue(lang);
+            browser.waiting(10).until(d -> lang.equals(browser.js("return document.documentElement.lang;")));
+            // the header is refilled just after the language loads: give it a moment, then it must be whole
+            browser.waiting(5).withMessage(() -> "header in " + lang + ": cut or hidden: " + browser.headerItemsCut())
+                    .until(d -> browser.headerItemsCut().isEmpty());
+            browser.screenshot("header-phone-" + lang);
+        }
+        new org.openqa.selenium.support.ui.Select(browser.waitFor("#lang-select")).selectByValue("en");
         browser.viewport(1300, 1000);
     }
 

@@ -174,8 +174,6 @@ public final class Search {
     private long nodeLimit;
     private long deadline;
     private long softDeadline;
-    /** Whether this search's soft limit may be scaled by {@link TimeManager#softScale} (a clock without byoyomi). */
-    private boolean softScalable;
     private long startMs;
     private int selDepth;
     /** Lazy SMP: the number of threads, the helper searches (created on first use) and their threads. */
@@ -417,8 +415,6 @@ public final class Search {
         startMs = System.currentTimeMillis();
         rootSide = position.sideToMove();
         budget = time.budget(limits, position.sideToMove());
-        // a fixed move time and a byoyomi period are spent whole (time left in them is lost): no scaling there
-        softScalable = limits.moveTime() <= 0 && limits.byoyomi() <= 0 && budget[0] < budget[1];
         softDeadline = budget[0] < 0 ? Long.MAX_VALUE : startMs + budget[0];
         deadline = budget[1] < 0 ? Long.MAX_VALUE : startMs + budget[1];
         nodeLimit = limits.nodes() > 0 ? limits.nodes() : Long.MAX_VALUE;
@@ -493,9 +489,6 @@ public final class Search {
         int best = rootMoves[0], ponder = Move.NONE, bestScore = -INFINITE, reached = 0;
         int lines = Math.min(multiPv, rootMoves.length);
         int[] lineScore = new int[lines];
-        // the soft limit is scaled by how unsettled the search is (TimeManager.softScale)
-        double bestMoveChanges = 0;
-        int lastBest = Move.NONE, lastScore = 0;
         java.util.Arrays.fill(lineScore, -INFINITE);
         for (int depth = 1; depth <= maxDepth; depth++) {
             excludedCount = 0;
@@ -557,12 +550,7 @@ public final class Search {
                 break;
             }
             reached = depth;
-            bestMoveChanges = bestMoveChanges / 2 + (depth > 1 && best != lastBest ? 1 : 0);
-            int scoreDrop = depth > 1 ? lastScore - bestScore : 0;
-            lastBest = best;
-            lastScore = bestScore;
-            if (stop || (!pondering && pastSoftLimit(TimeManager.softScale(bestMoveChanges, scoreDrop)))
-                    || nodes >= nodeLimit) {
+            if (stop || (!pondering && System.currentTimeMillis() >= softDeadline) || nodes >= nodeLimit) {
                 break;
             }
             if (Math.abs(bestScore) >= MATE_BOUND && depth > 2 * (MATE - Math.abs(bestScore)) + 2
@@ -580,15 +568,6 @@ public final class Search {
             }
         }
         return new Result(best, ponder, bestScore, nodes(), reached);
-    }
-
-    /** Whether the soft limit, scaled by {@code scale}, has passed (never with no soft limit). */
-    private boolean pastSoftLimit(double scale) {
-        if (softDeadline == Long.MAX_VALUE) {
-            return false;
-        }
-        long start = softDeadline - budget[0];
-        return System.currentTimeMillis() >= start + (long) (budget[0] * (softScalable ? scale : 1));
     }
 
     /**

@@ -44,7 +44,7 @@ public final class TimeManager {
         long reserve = Math.max(Math.min(main / 16, 100), Math.min(4 * inc, 100));
         long usable = Math.max(0, main - overhead - reserve);
         int movesLeft = l.movesToGo() > 0 ? Math.min(l.movesToGo(), 40) : 30;
-        long soft = usable / movesLeft + inc;
+        long soft = usable / movesLeft + inc * 3 / 4;
         long hard = Math.min(usable / 5 + inc, soft * 4);
         long ceiling = usable + inc / 2;
         if (l.byoyomi() > 0) {
@@ -56,18 +56,5 @@ public final class TimeManager {
         hard = Math.max(1, Math.min(hard, ceiling));
         soft = Math.max(1, Math.min(soft, hard));
         return new long[]{soft, hard};
-    }
-
-    /**
-     * How much of the soft limit to spend, given how unsettled the search is (Stockfish's time scaling, simplified):
-     * {@code bestMoveChanges} is the count of iterations whose best move differed from the one before, halved at each
-     * iteration, and {@code scoreDrop} how many centipawns the score fell since the last iteration (negative when it
-     * rose). A settled move stops at 0.7 of the soft limit; each recent change adds 0.8, a falling score up to half
-     * again. The hard limit still bounds the search.
-     */
-    public static double softScale(double bestMoveChanges, int scoreDrop) {
-        double stability = 0.7 + 0.8 * bestMoveChanges;
-        double falling = 1.0 + Math.max(0, Math.min(scoreDrop, 100)) / 200.0;
-        return stability * falling;
     }
 }

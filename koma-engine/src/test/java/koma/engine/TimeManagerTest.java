@@ -43,26 +43,9 @@ class TimeManagerTest {
     @Test
     void oneSecondPlusTenMillisecondsSpendsAboutAThirtiethPerMove() {
         long[] b = tm.budget(new Limits(1000, 1000, 10, 10, 0, 0, -1, 0, -1, false), 1);
-        // usable = 1000 - 30 - 62 = 908; soft = 908 / 30 + 10 = 40; hard = min(908 / 5 + 10, 4 * 40) = 160
-        assertEquals(40, b[0]);
-        assertEquals(160, b[1]);
-    }
-
-    /**
-     * The soft limit's scale: a settled search (no best-move change, the score not falling) stops at 0.7 of it; a
-     * change in the last iteration adds 0.8 and one two iterations back half that; a falling score adds up to half
-     * again (100 centipawns or more), a rising one nothing.
-     */
-    @Test
-    void softScaleGrowsWithBestMoveChangesAndAFallingScore() {
-        assertEquals(0.7, TimeManager.softScale(0, 0), 1e-9);
-        assertEquals(0.7, TimeManager.softScale(0, -300), 1e-9, "a rising score changes nothing");
-        assertEquals(1.5, TimeManager.softScale(1, 0), 1e-9);
-        assertEquals(1.1, TimeManager.softScale(0.5, 0), 1e-9);
-        assertEquals(0.7 * 1.25, TimeManager.softScale(0, 50), 1e-9);
-        assertEquals(0.7 * 1.5, TimeManager.softScale(0, 100), 1e-9);
-        assertEquals(0.7 * 1.5, TimeManager.softScale(0, 1000), 1e-9, "at most half again");
-        assertTrue(TimeManager.softScale(1.5, 100) > TimeManager.softScale(1, 100));
+        // usable = 1000 - 30 - 62 = 908; soft = 908 / 30 + 7 = 37; hard = min(908 / 5 + 10, 4 * 37) = 148
+        assertEquals(37, b[0]);
+        assertEquals(148, b[1]);
     }
 
     @Test

@@ -167,25 +167,7 @@ public final class NnueCommand implements Runnable {
                 if (name.endsWith(".pgn")) {
                     out.addAll(Pgn.parseAll(text));
                 } else if (name.endsWith(".kif") || name.endsWith(".kifu")) {
-                    List<String> parts = new ArrayList<>();
-                    StringBuilder cur = new StringBuilder();
-                    for (String line : text.split("\r?\n", -1)) {
-                        if (line.startsWith("#KIF") && !cur.toString().isBlank()) {
-                            parts.add(cur.toString());
-                            cur.setLength(0);
-                        }
-                        cur.append(line).append('\n');
-                    }
-                    if (!cur.toString().isBlank()) {
-                        parts.add(cur.toString());
-                    }
-                    for (int i = 0; i < parts.size(); i++) {
-                        try {
-                            out.add(Kif.parse(parts.get(i)));
-                        } catch (IllegalArgumentException e) {
-                            throw new IllegalArgumentException("game " + (i + 1) + ": " + e.getMessage(), e);
-                        }
-                    }
+                    out.addAll(Kif.parseAll(text));
                 } else if (name.endsWith(".csa")) {
                     out.add(Csa.parse(text));
                 } else {

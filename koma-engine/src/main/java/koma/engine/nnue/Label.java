@@ -9,7 +9,6 @@ import java.util.function.Consumer;
 import koma.engine.Limits;
 import koma.engine.Search;
 import koma.engine.TimeManager;
-import koma.engine.TranspositionTable;
 import koma.engine.tune.Sample;
 import koma.engine.tune.SelfPlay;
 import koma.rules.Move;
@@ -100,10 +99,7 @@ public final class Label {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("game " + (index + 1) + ": bad start position: " + e.getMessage(), e);
         }
-        Search search = new Search(s.rs(), new TranspositionTable(4));
-        if (s.net() != null) {
-            search.setNetwork(s.net() == SelfPlay.HAND_WRITTEN ? null : s.net());
-        }
+        Search search = SelfPlay.newSearch(s.rs(), s.net());
         TimeManager time = new TimeManager(0);
         for (int ply = 0; ply < g.moves().size(); ply++) {
             int move;

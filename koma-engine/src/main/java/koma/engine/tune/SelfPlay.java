@@ -123,11 +123,7 @@ public final class SelfPlay {
                 break;
             }
         }
-        TranspositionTable tt = new TranspositionTable(4);
-        Search search = new Search(rs, tt);
-        if (s.net() != null) {
-            search.setNetwork(s.net() == HAND_WRITTEN ? null : s.net());
-        }
+        Search search = newSearch(rs, s.net());
         TimeManager time = new TimeManager(0);
         List<String> fens = new ArrayList<>();
         List<Integer> sides = new ArrayList<>();
@@ -177,6 +173,18 @@ public final class SelfPlay {
             samples.add(new Sample(index, fens.get(i), forMover, scores.get(i)));
         }
         return new GameData(result, plies, termination, samples);
+    }
+
+    /**
+     * The search that makes training data: a 4 MB hash table of its own, evaluating with {@code net} as
+     * {@link Settings#net} says (null: the rule set's default; {@link #HAND_WRITTEN}: the hand-written evaluation).
+     */
+    public static Search newSearch(RuleSet rs, Network net) {
+        Search search = new Search(rs, new TranspositionTable(4));
+        if (net != null) {
+            search.setNetwork(net == HAND_WRITTEN ? null : net);
+        }
+        return search;
     }
 
     /**

@@ -260,6 +260,37 @@ public final class Kif {
             "千日手", "repetition", "持将棋", "impasse", "切れ負け", "time forfeit", "反則勝ち", "illegal move",
             "反則負け", "illegal move", "入玉勝ち", "declaration", "中断", "abandoned", "不詰", "no checkmate");
 
+    /**
+     * Reads every game of a KIF text holding one or more records, each starting with its {@code #KIF} line (as
+     * {@link #format} writes them, one after another); errors name the game, the line and what is wrong.
+     */
+    public static List<GameRecord> parseAll(String text) {
+        if (text == null || text.isBlank()) {
+            throw new NotationException("KIF", "empty record");
+        }
+        List<String> parts = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        for (String line : text.split("\r?\n|\r", -1)) {
+            if (line.replace("\uFEFF", "").startsWith("#KIF") && !cur.toString().isBlank()) {
+                parts.add(cur.toString());
+                cur.setLength(0);
+            }
+            cur.append(line).append('\n');
+        }
+        if (!cur.toString().isBlank()) {
+            parts.add(cur.toString());
+        }
+        List<GameRecord> games = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            try {
+                games.add(parse(parts.get(i)));
+            } catch (IllegalArgumentException e) {
+                throw new NotationException("KIF game " + (i + 1), e.getMessage());
+            }
+        }
+        return games;
+    }
+
     /** Reads a shogi KIF record; errors name the line and what is wrong. */
     public static GameRecord parse(String text) {
         ShogiRecordReader rd = new ShogiRecordReader("KIF", text);

@@ -115,6 +115,27 @@ class GameRecordFormatsTest {
         roundTrips("shogi", Kif::format, Kif::parse, true);
     }
 
+    /** Several KIF records one after another (as koma match --kif appends them) read back game by game. */
+    @Test
+    void kifParseAllReadsConcatenatedRecordsAndNamesTheBrokenGame() {
+        Random rnd = new Random(SEED ^ 0x4b4946);
+        List<GameRecord> games = List.of(randomGame("shogi", null, rnd, 60), randomGame("shogi", null, rnd, 80),
+                randomGame("shogi", null, rnd, 40));
+        StringBuilder text = new StringBuilder();
+        games.forEach(g -> text.append(Kif.format(g)));
+        List<GameRecord> back = Kif.parseAll(text.toString());
+        assertEquals(3, back.size());
+        for (int i = 0; i < 3; i++) {
+            assertSameGame(games.get(i), back.get(i), "game " + (i + 1));
+        }
+        assertEquals(1, Kif.parseAll(Kif.format(games.get(0))).size(), "one record alone");
+        String second = Kif.format(games.get(1));
+        String broken = Kif.format(games.get(0)) + second.replaceFirst("(?m)^(\\s+1 )\\S+", "$1５五玉(11)");
+        NotationException e = assertThrows(NotationException.class, () -> Kif.parseAll(broken));
+        assertTrue(e.getMessage().startsWith("KIF game 2: "), e.getMessage());
+        assertThrows(NotationException.class, () -> Kif.parseAll("  \n"));
+    }
+
     @Test
     void csaRoundTripsRandomShogiGames() {
         roundTrips("shogi", Csa::format, Csa::parse, true);

@@ -55,7 +55,9 @@ function fillHeader() {
   clear(ls, LANGS.map((l) => h('option', { value: l, selected: l === lang() }, LANG_NAMES[l])));
   const rs = document.getElementById('rules-select');
   const m = /^\/rules\/([^/]+)/.exec(location.pathname);
-  clear(rs, h('option', { value: '' }, '—'),
+  // the menu names itself by its first entry (no separate label, which a phone's header has no room for)
+  rs.setAttribute('aria-label', t('nav.rules'));
+  clear(rs, h('option', { value: '' }, t('nav.rules')),
     VARIANT_IDS.map((v) => h('option', { value: v, selected: !!m && m[1] === v }, t('variant.' + v))));
   document.title = 'Koma — ' + t('app.title');
   refreshHeader();

@@ -91,6 +91,11 @@ class PageBasicsBrowserTest extends SiteBrowserTest {
             // the header is refilled just after the language loads: give it a moment, then it must be whole
             browser.waiting(5).withMessage(() -> "header in " + lang + ": cut or hidden: " + browser.headerItemsCut())
                     .until(d -> browser.headerItemsCut().isEmpty());
+            // the rules menu names itself, in this language, by its first entry: a phone has no room for a label
+            var rules = browser.waitFor("#rules-select");
+            String shown = new org.openqa.selenium.support.ui.Select(rules).getFirstSelectedOption().getText();
+            assertEquals(uiText(lang, "nav.rules"), shown, "rules menu's shown entry in " + lang);
+            assertEquals(shown, rules.getAttribute("aria-label"), "rules menu's name in " + lang);
             browser.screenshot("header-phone-" + lang);
         }
         new org.openqa.selenium.support.ui.Select(browser.waitFor("#lang-select")).selectByValue("en");

@@ -210,15 +210,6 @@ class PageDefectsBrowserTest extends SiteBrowserTest {
         return sb.substring(0, sb.length() - 3);
     }
 
-    /** A text of the page's language file (the web app's own resource), the expected value of a translated text. */
-    private static String uiText(String lang, String key) {
-        try (var in = PageDefectsBrowserTest.class.getResourceAsStream("/web/i18n/" + lang + ".json")) {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(in).get(key).asText();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     @Test
     void impasseIsOfferedOnlyWithBothKingsInTheirZones() {
         browser.newGame("shogi", "hotseat", 0, null, null);

@@ -40,4 +40,13 @@ abstract class SiteBrowserTest {
             site.close();
         }
     }
+
+    /** A text of the page's language file (the web app's own resource), the expected value of a translated text. */
+    protected static String uiText(String lang, String key) {
+        try (var in = SiteBrowserTest.class.getResourceAsStream("/web/i18n/" + lang + ".json")) {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(in).get(key).asText();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }

@@ -553,7 +553,7 @@ public final class Search {
             if (stop || (!pondering && System.currentTimeMillis() >= softDeadline) || nodes >= nodeLimit) {
                 break;
             }
-            if (Math.abs(bestScore) >= MATE_BOUND && depth > 2 * (MATE - Math.abs(bestScore)) + 2
+            if (Math.abs(bestScore) >= MATE_BOUND && depth > 4 * (MATE - Math.abs(bestScore)) + 4
                     && limits.depth() == 0 && !limits.infinite() && !pondering) {
                 break;
             }

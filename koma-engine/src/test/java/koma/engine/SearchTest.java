@@ -74,7 +74,10 @@ class SearchTest {
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "chess; r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "chess; r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+                    + " | 4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19"
+                    + " | rq3rk1/ppp2ppp/1bnpb3/3N2B1/3NP3/7P/PPPQ1PP1/2KR3R w - - 7 14"
+                    + " | r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14",
             "shogi; ln1g3nl/1r1sg1kb1/p1pppp1pp/1p4p2/9/2P1P4/PPBP1PPPP/2S4R1/LN1GKGSNL b Ps 13"
                     + " | lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
                     + " | lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -462,19 +465,18 @@ class SearchTest {
             "probcut-margin, 100, shogi, " + SHOGI_PLY_69,
             "evasion-prune-depth, 3, chess, " + KIWIPETE,
             "evasion-prune-depth, 3, shogi, " + SHOGI_PLY_69,
-            "lmp-improving, 1, chess, " + KIWIPETE,
             "lmp-improving, 1, shogi, " + SHOGI_PLY_69,
             "qsearch-checks, 1, chess, " + KIWIPETE,
             "qsearch-checks, 0, shogi, " + SHOGI_PLY_69,
             "king-attack-lmr, 2, chess, " + KIWIPETE,
             "king-attack-lmr, 2, shogi, " + SHOGI_PLY_69,
-            "lmr-depth-pruning, 1, chess, " + KIWIPETE,
+            "lmr-depth-pruning, 0, chess, " + KIWIPETE,
             "lmr-depth-pruning, 1, shogi, " + SHOGI_PLY_69,
-            "reverse-futility-depth, 5, chess, " + KIWIPETE,
+            "reverse-futility-depth, 0, chess, " + KIWIPETE,
             "reverse-futility-depth, 5, shogi, " + SHOGI_PLY_69,
-            "null-move-eval, 1, chess, " + KIWIPETE,
+            "null-move-eval, 0, chess, " + KIWIPETE,
             "null-move-eval, 1, shogi, " + SHOGI_PLY_69,
-            "wide-lmr, 1, chess, " + KIWIPETE,
+            "wide-lmr, 0, chess, " + KIWIPETE,
             "wide-lmr, 1, shogi, " + SHOGI_PLY_69})
     void middleGameSettingsReachTheSearch(String key, int value, String id, String fen, @TempDir Path dir)
             throws Exception {

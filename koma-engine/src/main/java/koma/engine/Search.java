@@ -553,6 +553,8 @@ public final class Search {
             if (stop || (!pondering && System.currentTimeMillis() >= softDeadline) || nodes >= nodeLimit) {
                 break;
             }
+            // a found mate ends the search only well past its length: a pruned tree can report a longer mate for
+            // several iterations before it sees the shortest (chess.mates line 17: mate 3 to depth 13, mate 2 at 14)
             if (Math.abs(bestScore) >= MATE_BOUND && depth > 4 * (MATE - Math.abs(bestScore)) + 4
                     && limits.depth() == 0 && !limits.infinite() && !pondering) {
                 break;

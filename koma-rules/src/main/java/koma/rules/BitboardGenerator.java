@@ -203,14 +203,26 @@ final class BitboardGenerator extends MoveGenerator {
 
     /**
      * The squares the piece on {@code from} attacks: where it would capture a piece of either colour standing
-     * there (its capturing leaps, its slides up to and including the first piece within their capture ranges).
+     * there (its capturing leaps, its slides up to and including the first piece within their capture ranges). A
+     * piece whose slides all run to the board's edge ({@link Bitboards#fast}: chess's rook, bishop and queen) reads
+     * its lines from the line table, as its move generation does; the others walk their slides direction by
+     * direction.
      */
     long attacks(int from) {
         final Bitboards b = bbt;
         int code = board[from];
         long occ = colorBB[0] | colorBB[1];
-        long a = b.piece[(code * 64 + from) * Bitboards.STRIDE + Bitboards.LEAP_CAPTURE];
-        if (b.slides[code]) {
+        int fi = (code * 64 + from) * Bitboards.STRIDE;
+        long a = b.piece[fi + Bitboards.LEAP_CAPTURE];
+        if (b.fast[code]) {
+            long orth = b.piece[fi + Bitboards.ORTHOGONAL], diag = b.piece[fi + Bitboards.DIAGONAL];
+            if (orth != 0) {
+                a |= b.lineAttacks(from, 0, occ) & orth;
+            }
+            if (diag != 0) {
+                a |= b.lineAttacks(from, 1, occ) & diag;
+            }
+        } else if (b.slides[code]) {
             for (int d = 0; d < 8; d++) {
                 int cr = b.slideCapture[code * 8 + d];
                 if (cr != 0) {

@@ -212,16 +212,9 @@ final class BitboardGenerator extends MoveGenerator {
         final Bitboards b = bbt;
         int code = board[from];
         long occ = colorBB[0] | colorBB[1];
-        int fi = (code * 64 + from) * Bitboards.STRIDE;
-        long a = b.piece[fi + Bitboards.LEAP_CAPTURE];
+        long a = b.piece[(code * 64 + from) * Bitboards.STRIDE + Bitboards.LEAP_CAPTURE];
         if (b.fast[code]) {
-            long orth = b.piece[fi + Bitboards.ORTHOGONAL], diag = b.piece[fi + Bitboards.DIAGONAL];
-            if (orth != 0) {
-                a |= b.lineAttacks(from, 0, occ) & orth;
-            }
-            if (diag != 0) {
-                a |= b.lineAttacks(from, 1, occ) & diag;
-            }
+            a |= b.fastSlides(code, from, occ);
         } else if (b.slides[code]) {
             for (int d = 0; d < 8; d++) {
                 int cr = b.slideCapture[code * 8 + d];
@@ -237,16 +230,7 @@ final class BitboardGenerator extends MoveGenerator {
     private long slideTargets(int code, int from, long occ, long empty, long enemy) {
         final Bitboards b = bbt;
         if (b.fast[code]) {
-            int fi = (code * 64 + from) * Bitboards.STRIDE;
-            long orth = b.piece[fi + Bitboards.ORTHOGONAL], diag = b.piece[fi + Bitboards.DIAGONAL];
-            long reach = 0;
-            if (orth != 0) {
-                reach = b.lineAttacks(from, 0, occ) & orth;
-            }
-            if (diag != 0) {
-                reach |= b.lineAttacks(from, 1, occ) & diag;
-            }
-            return reach & (empty | enemy);
+            return b.fastSlides(code, from, occ) & (empty | enemy);
         }
         long out = 0;
         for (int d = 0; d < 8; d++) {

@@ -198,6 +198,24 @@ final class Bitboards {
         return lineTable[lineOffset[i] + (int) Long.compress(occ, lineMask[i])];
     }
 
+    /**
+     * The squares a piece of {@code code} whose slides all run to the edge ({@link #fast}) reaches from sq on the
+     * occupancy: its rank/file and diagonal lines from the line table, up to and including the first piece each way,
+     * kept to the directions it slides in. Its move targets and its attacks (the move generator, the evaluation's
+     * attack sets) both start from this.
+     */
+    long fastSlides(int code, int sq, long occ) {
+        int fi = (code * 64 + sq) * STRIDE;
+        long orth = piece[fi + ORTHOGONAL], diag = piece[fi + DIAGONAL], reach = 0;
+        if (orth != 0) {
+            reach = lineAttacks(sq, 0, occ) & orth;
+        }
+        if (diag != 0) {
+            reach |= lineAttacks(sq, 1, occ) & diag;
+        }
+        return reach;
+    }
+
     /** True when direction d runs toward higher square indices (its first blocker is the lowest bit). */
     static boolean ascending(int d) {
         return Geometry.DY[d] > 0 || (Geometry.DY[d] == 0 && Geometry.DX[d] > 0);

@@ -61,10 +61,10 @@ read_search() {
 }
 
 # One measured search: the engine first searches the same position as long once to warm up (a cold JVM runs the
-# net's vector code interpreted for its first second or so), then ucinewgame and the search whose nodes/s is
-# printed. It waits for bestmove each time (a fixed sleep before "quit" cut searches short on a busy machine).
+# net's vector code interpreted for its first second or so), then ucinewgame and the search whose nodes/s, nodes and
+# ms are printed. It waits for bestmove each time (a fixed sleep before "quit" cut searches short on a busy machine).
 search() {   # $1: command, $2: fen or startpos, then the options NAME=VALUE
-  local cmd="$1" pos="startpos" o nps
+  local cmd="$1" pos="startpos" o result
   [ "$2" != startpos ] && pos="fen $2"
   shift 2
   coproc ENGINE { $cmd 2>/dev/null; }
@@ -75,10 +75,10 @@ search() {   # $1: command, $2: fen or startpos, then the options NAME=VALUE
   } >&"${ENGINE[1]}"
   read_search >/dev/null
   printf 'ucinewgame\nisready\nposition %s\n%s\n' "$pos" "$go" >&"${ENGINE[1]}"
-  nps="$(read_search)"
+  result="$(read_search)"
   echo quit >&"${ENGINE[1]}" 2>/dev/null || true
   wait "$ENGINE_PID" 2>/dev/null || true
-  echo "$nps"
+  echo "$result"
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : int((a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }

@@ -79,6 +79,8 @@ final class EvalContext {
      * this position.
      */
     private final int[] threats = new int[2], hanging = new int[2], zone = new int[2];
+    /** Whether each side has a piece of the most valuable type (for {@link #kingDanger}), set with the threats. */
+    private final boolean[] hasStrongest = new boolean[2];
     private boolean threatsKnown;
     /** Attacker values for {@link #measureThreatsByScan}: the board values, pawns -1 (the cheapest attackers). */
     private final int[] pawnsFirst;
@@ -89,6 +91,27 @@ final class EvalContext {
     private final long[] sideAttacks = new long[2], pawnAttacks = new long[2];
     private final long[][] attackSet;
     private final int[][] attackValue;
+    /** Scratch of {@link #measureThreatsOnBits}: the type of each piece of {@link #attackSet}. */
+    private final int[][] attackType;
+    /**
+     * Scratch of {@link #measureThreatsOnBits}: per side, its pieces' squares and the squares its non-royal pieces
+     * attack (what defends a square next to its king besides the king).
+     */
+    private final long[] occupied = new long[2], guarded = new long[2];
+    /** Scratch of {@link #kingDanger}: per piece type, the squares it would check the enemy king from. */
+    private final long[] checkSquares;
+    /** Whether each type moves the same to the left as to the right (its check squares are then on bitboards). */
+    private final boolean[] symmetric;
+    /** Whether each type is the most valuable non-royal one (chess's queen): a side without one attacks less. */
+    private final boolean[] strongest;
+    /**
+     * The weights inside {@link #kingDanger}, in Stockfish 12's units (its classical king danger): per attacker
+     * squared (Stockfish weighs each attacker 10-81 by type; 60 is their typical mean), per weak square around the
+     * king, per attack on a square next to it, per piece with a safe check (645-1084 by type there), and less
+     * without the most valuable piece.
+     */
+    static final int DANGER_ATTACKER = 60, DANGER_WEAK = 185, DANGER_ZONE = 69, DANGER_CHECK = 800,
+            DANGER_NO_STRONGEST = 873;
     private final int[] attackCount = new int[2];
     /** zoneBits[sq]: the squares next to sq as a bitboard (boards of at most 64 squares; else empty). */
     private final long[] zoneBits;
@@ -133,10 +156,18 @@ final class EvalContext {
         zoneBits = new long[g.squares <= 64 ? g.squares : 0];
         attackSet = new long[2][g.squares];
         attackValue = new int[2][g.squares];
+        attackType = new int[2][g.squares];
+        checkSquares = new long[n];
+        symmetric = new boolean[n];
+        strongest = new boolean[n];
         royalType = new boolean[n];
         for (PieceType p : rs.pieces) {
             pawnType[p.index()] = p.pawn();
             royalType[p.index()] = p.royal();
+            symmetric[p.index()] = p.moves().stream().allMatch(m -> p.moves().stream().anyMatch(o ->
+                    o.dx() == -m.dx() && o.dy() == m.dy() && o.range() == m.range() && o.jump() == m.jump()
+                            && o.canMove() == m.canMove() && o.canCapture() == m.canCapture()
+                            && o.initialOnly() == m.initialOnly() && o.lame() == m.lame()));
         }
         typeCount = new int[n];
         codeValue = new int[Position.pieceCodeCount(rs)];
@@ -226,6 +257,13 @@ final class EvalContext {
             }
         }
         startMaterial = Math.max(1, phaseMaterial(Position.start(rs)));
+        int max = 0;
+        for (PieceType p : rs.pieces) {
+            max = p.royal() ? max : Math.max(max, value[p.index()]);
+        }
+        for (PieceType p : rs.pieces) {
+            strongest[p.index()] = !p.royal() && value[p.index()] == max;
+        }
     }
 
     /** How central a square is: half the files minus its distance from the centre in the longer direction. */
@@ -403,6 +441,25 @@ final class EvalContext {
     }
 
     /**
+     * The danger side c poses to the enemy royal piece, in Stockfish 12's units, on bitboard positions (0 elsewhere
+     * and without an enemy royal piece): {@link #DANGER_ATTACKER} x (c's non-pawn pieces attacking the king or a
+     * square next to it) squared, plus {@link #DANGER_WEAK} per such square c attacks that no enemy piece but the king
+     * defends, {@link #DANGER_ZONE} per attack of those pieces on a square next to the king, {@link #DANGER_CHECK} per
+     * piece that could give check from a square where no enemy piece attacks it, less {@link #DANGER_NO_STRONGEST}
+     * when c has none of its most valuable type. Read by the term king-safety.
+     */
+    int kingDanger(Position p, int c) {
+        if (!p.hasBitboards()) {
+            return 0;
+        }
+        if (!threatsKnown) {
+            measureThreats(p);
+        }
+        int k = p.kingSquare(c ^ 1);
+        return k < 0 ? 0 : dangerOnBits(p, c, k);
+    }
+
+    /**
      * Sets {@link #threats}, {@link #hanging} and {@link #kingZone} for both sides, on bitboards where the position
      * keeps them.
      */
@@ -434,24 +491,33 @@ final class EvalContext {
      * test per enemy piece (and, for the pieces a non-pawn attacks, one per cheaper attacker).
      */
     private void measureThreatsOnBits(Position p) {
+        hasStrongest[0] = hasStrongest[1] = false;
         for (int c = 0; c < 2; c++) {
-            long all = 0, pawns = 0;
+            long all = 0, pawns = 0, own = 0, guard = 0;
             int k = 0;
             for (int i = 0, n = p.pieceCount(c); i < n; i++) {
                 int sq = p.pieceSquare(c, i);
                 int type = p.typeAt(sq);
                 long a = p.attackBits(sq);
                 all |= a;
+                own |= 1L << sq;
+                hasStrongest[c] |= strongest[type];
                 if (pawnType[type]) {
                     pawns |= a;
                 } else if (!royalType[type]) {
                     attackSet[c][k] = a;
+                    attackType[c][k] = type;
                     attackValue[c][k++] = boardValue[type];
+                }
+                if (!royalType[type]) {
+                    guard |= a;
                 }
             }
             sideAttacks[c] = all;
             pawnAttacks[c] = pawns;
             attackCount[c] = k;
+            occupied[c] = own;
+            guarded[c] = guard;
         }
         for (int c = 0; c < 2; c++) {
             int t = 0, h = 0, enemy = c ^ 1;
@@ -481,6 +547,39 @@ final class EvalContext {
             int k = p.kingSquare(enemy);
             zone[c] = k < 0 ? 0 : Long.bitCount(sideAttacks[c] & zoneBits[k]);
         }
+    }
+
+    /**
+     * {@link #kingDanger} of side c against the enemy royal piece on k, from the attack sets of the last
+     * {@link #measureThreatsOnBits}.
+     */
+    private int dangerOnBits(Position p, int c, int k) {
+        int enemy = c ^ 1;
+        long ring = zoneBits[k] | 1L << k;
+        long safe = ~occupied[c] & ~sideAttacks[enemy];
+        Arrays.fill(checkSquares, -1L); // -1: not computed (no piece attacks every square)
+        int attackers = 0, zoneAttacks = 0, checks = 0;
+        long[] sets = attackSet[c];
+        int[] types = attackType[c];
+        for (int j = 0, m = attackCount[c]; j < m; j++) {
+            long a = sets[j];
+            if ((a & ring) != 0) {
+                attackers++;
+                zoneAttacks += Long.bitCount(a & zoneBits[k]);
+            }
+            int type = types[j];
+            if (symmetric[type]) {
+                if (checkSquares[type] == -1L) {
+                    checkSquares[type] = p.attackBitsAs(Position.pieceCode(enemy, type), k);
+                }
+                if ((a & checkSquares[type] & safe) != 0) {
+                    checks++;
+                }
+            }
+        }
+        int weak = Long.bitCount(ring & sideAttacks[c] & ~guarded[enemy]);
+        return DANGER_ATTACKER * attackers * attackers + DANGER_WEAK * weak + DANGER_ZONE * zoneAttacks
+                + DANGER_CHECK * checks - (hasStrongest[c] ? 0 : DANGER_NO_STRONGEST);
     }
 
     /**

@@ -730,5 +730,21 @@ abstract class EvalTerm {
                     int danger = attackers(x, p, c, k) + Math.min(held, 8) - guards(x, p, c, k);
                     return danger <= 0 ? 0 : -danger * danger;
                 }
-            }.over(4));
+            }.over(4),
+            new EvalTerm(Scope.SIDE, "king-safety", 0, "Stockfish 12's classical king danger, per tenth of a unit: "
+                    + "the danger D the side poses to the enemy royal piece (attackers of the squares around it, "
+                    + "squares there only the king defends, attacks next to it, safe checks; EvalContext.kingDanger), "
+                    + "when above 100, as D x D / 4096 times the phase. Bitboard rule sets only (boards up to 64 "
+                    + "squares); a positive weight is a bonus for the attacker") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.royal;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    int d = x.kingDanger(p, c);
+                    return d <= 100 ? 0 : d * d / 4096 * (256 - x.eg) / 256;
+                }
+            }.over(10).phase());
 }

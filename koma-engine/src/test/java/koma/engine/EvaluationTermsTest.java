@@ -39,7 +39,7 @@ class EvaluationTermsTest {
     static final List<String> TRACE_SETS = List.of("defaults", "all-on", "random", "tables");
     /** Terms added to the table after commit 11e0745: switched off for the checksums that commit printed. */
     static final Set<String> ADDED_SINCE = Set.of("mop-up", "pawn-threat", "threat", "hanging", "king-attack",
-            "king-attack2", "passed-free", "passed-king-eg", "king-danger2");
+            "king-attack2", "passed-free", "passed-king-eg", "king-danger2", "king-safety");
     /** Positions per rule set. */
     static final int POSITIONS = 400;
 
@@ -351,6 +351,41 @@ class EvaluationTermsTest {
         assertEquals(30, gain(shogi, s, "4k4/9/9/9/9/9/9/7S1/4K4 b - 1"));
         assertEquals(30, gain(shogi, s, "4k4/1s7/9/9/9/9/9/9/4K4 w - 1"));
         assertEquals(0, gain(shogi, s, "4k4/7s1/9/9/9/9/9/9/4K4 w - 1"));
+    }
+
+    /**
+     * The king danger (term king-safety) by hand, in chess, Black's king on g8 behind f7 g7 h7. White's queen h5 and
+     * knight g5 both attack f7 and h7 next to the king: 2 attackers (60 x 2 x 2 = 240), 4 attacks on squares next to
+     * it (69 x 4 = 276), f7 and h7 defended by no black piece but the king (185 x 2 = 370), no safe check (the
+     * queen's f7 and h7 are the king's; the knight reaches none of e7 f6 h6): 886. With a rook a1 for the knight:
+     * the queen alone attacks the king's squares (60 + 69 x 2 + 370), and the rook checks safely from a8 (800):
+     * 1368. Black, without a queen and with pawns alone: -873. The term is that danger squared over 4096 (886: 191)
+     * times the phase, over 10.
+     */
+    @Test
+    void kingSafetyCountsAttackersWeakSquaresAndSafeChecks() {
+        RuleSet chess = RuleSet.of("chess");
+        Evaluation e = new Evaluation(chess, Map.of("king-safety", 10));
+        EvalContext x = new EvalContext(chess);
+        int[] values = new int[chess.pieceCount()];
+        for (int t = 0; t < values.length; t++) {
+            values[t] = e.value(t);
+        }
+        x.setValues(values);
+        Position knight = koma.rules.notation.Fen.parse(chess, "6k1/5ppp/8/6NQ/8/8/5PPP/6K1 b - - 0 1");
+        x.newPosition();
+        assertEquals(886, x.kingDanger(knight, 0));
+        assertEquals(-873, x.kingDanger(knight, 1));
+        Position rook = koma.rules.notation.Fen.parse(chess, "6k1/5ppp/8/7Q/8/8/5PPP/R5K1 b - - 0 1");
+        x.newPosition();
+        assertEquals(1368, x.kingDanger(rook, 0));
+        double[] coef = new double[e.keys().size()];
+        e.trace(knight, coef);
+        x.measurePhase(knight);
+        double expected = -(886 * 886 / 4096 * (256 - x.eg) / 256) / 10.0;
+        assertTrue(expected < 0, "the phase with a queen and a knight on the board is above 0");
+        assertEquals(expected, coef[e.keys().indexOf("king-safety")], 1e-9, "Black to move: White's attack counts against it");
+        assertEquals(0, x.kingDanger(Position.start(RuleSet.of("shogi")), 0), "no bitboards on 81 squares: no danger");
     }
 
     /** What the evaluation e adds to the same weights without its tables, in the rule set's position given as FEN. */

@@ -209,8 +209,15 @@ final class BitboardGenerator extends MoveGenerator {
      * direction.
      */
     long attacks(int from) {
+        return attacksAs(board[from], from);
+    }
+
+    /**
+     * The squares a piece of {@code code} would attack from {@code from} on this board's occupancy (whatever stands
+     * on {@code from}): {@link #attacks} for a piece that is not there.
+     */
+    long attacksAs(int code, int from) {
         final Bitboards b = bbt;
-        int code = board[from];
         long occ = colorBB[0] | colorBB[1];
         long a = b.piece[(code * 64 + from) * Bitboards.STRIDE + Bitboards.LEAP_CAPTURE];
         if (b.fast[code]) {

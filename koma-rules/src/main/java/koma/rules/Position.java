@@ -799,6 +799,17 @@ public final class Position {
     }
 
     /**
+     * The squares a piece of {@code code} ({@link #pieceCode}) would attack standing on {@code sq}, as
+     * {@link #attackBits} does for the piece that is there; whatever stands on {@code sq} is ignored. For a piece
+     * whose moves are symmetric left to right, the piece of the same type and the other colour on the king's square
+     * attacks exactly the squares from which this one would give check (the evaluation's safe checks). Only where
+     * {@link #hasBitboards}; allocation-free.
+     */
+    public long attackBitsAs(int code, int sq) {
+        return bits.attacksAs(code, sq);
+    }
+
+    /**
      * Static exchange evaluation: whether the board move {@code move} wins at least {@code threshold} when both sides
      * then capture on its square with their least valuable piece for as long as it pays. {@code typeValue} gives a
      * value per piece type (the engine's); a royal piece recaptures only when the other side has nothing left to

@@ -82,6 +82,12 @@ public final class NnueCommand implements Runnable {
         @Option(names = "--seed", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
         long seed;
 
+        @Option(names = "--adjudicate", defaultValue = "" + SelfPlay.ADJUDICATE, paramLabel = "CP",
+                description = "A score of at least CP centipawns for one side, seen by both sides on 4 plies running, "
+                        + "ends the game as that side's win (lower it for rule sets whose evaluation runs on a larger "
+                        + "scale, or whose wins take longer than --max-plies to convert). Default: ${DEFAULT-VALUE}.")
+        int adjudicate;
+
         @Option(names = "--threads", defaultValue = "1", description = "Shards made at once. Default: ${DEFAULT-VALUE}.")
         int threads;
 
@@ -97,7 +103,7 @@ public final class NnueCommand implements Runnable {
             Network net = searchNet(eval, rs);
             long t0 = System.currentTimeMillis();
             long n = DataGen.run(new DataGen.Settings(rs, out, firstShard, shards, gamesPerShard, nodes, randomPlies,
-                    maxPlies, seed, threads, net), System.out::println);
+                    maxPlies, seed, threads, net, adjudicate), System.out::println);
             System.out.printf("%d positions in %d s%n", n, (System.currentTimeMillis() - t0) / 1000);
             return 0;
         }

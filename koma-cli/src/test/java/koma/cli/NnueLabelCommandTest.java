@@ -41,6 +41,16 @@ class NnueLabelCommandTest {
         return new GameRecord(variant, null, moves, Map.of("White", "a", "Black", "b"), result);
     }
 
+    /** {@code nnue gen --adjudicate} out of range is refused by name before any shard is made. */
+    @Test
+    void genRefusesAnAdjudicationBoundOutOfRange() {
+        Path out = tmp.resolve("gen");
+        Cli.Result r = Cli.inProcess("nnue", "gen", "-v", "minishogi", "--out", out.toString(), "--adjudicate", "0");
+        assertTrue(r.exit() != 0, r.out());
+        assertTrue(r.err().contains("adjudication bound") && r.err().contains("got 0"), r.err());
+        assertFalse(Files.exists(out.resolve("shard-00000.txt")));
+    }
+
     @Test
     void labelsThePgnGamesIntoShards() throws Exception {
         Path pgn = tmp.resolve("games.pgn");

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
+import koma.engine.Search;
 import koma.engine.tune.Sample;
 import koma.engine.tune.SelfPlay;
 import koma.rules.RuleSet;
@@ -27,10 +28,18 @@ import koma.rules.RuleSet;
 public final class DataGen {
     /**
      * What to generate: shards {@code [firstShard, firstShard + shards)} of {@code gamesPerShard} games each, the
-     * search evaluating with {@code net} (as {@link SelfPlay.Settings#net}).
+     * search evaluating with {@code net} (as {@link SelfPlay.Settings#net}), games adjudicated at {@code adjudicate}
+     * centipawns (as {@link SelfPlay.Settings#adjudicate}).
      */
     public record Settings(RuleSet rs, Path dir, int firstShard, int shards, int gamesPerShard, long nodes,
-                           int randomPlies, int maxPlies, long seed, int threads, Network net) {
+                           int randomPlies, int maxPlies, long seed, int threads, Network net, int adjudicate) {
+        /** Settings with the default adjudication bound ({@link SelfPlay#ADJUDICATE}). */
+        public Settings(RuleSet rs, Path dir, int firstShard, int shards, int gamesPerShard, long nodes,
+                        int randomPlies, int maxPlies, long seed, int threads, Network net) {
+            this(rs, dir, firstShard, shards, gamesPerShard, nodes, randomPlies, maxPlies, seed, threads, net,
+                    SelfPlay.ADJUDICATE);
+        }
+
         public Settings {
             if (firstShard < 0 || shards < 1) {
                 throw new IllegalArgumentException("shards must be at least 1 from shard 0 on, got " + firstShard
@@ -41,6 +50,10 @@ public final class DataGen {
             }
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+            }
+            if (adjudicate < 1 || adjudicate >= Search.MATE_BOUND) {
+                throw new IllegalArgumentException("the adjudication bound must be from 1 to "
+                        + (Search.MATE_BOUND - 1) + " centipawns, got " + adjudicate);
             }
         }
     }
@@ -57,7 +70,7 @@ public final class DataGen {
     public static long run(Settings s, Consumer<String> progress) throws IOException {
         return runShards(s.dir(), s.firstShard(), s.shards(), s.threads(), shard -> {
             SelfPlay.Settings play = new SelfPlay.Settings(s.rs(), s.gamesPerShard(), s.nodes(), s.randomPlies(),
-                    s.maxPlies(), s.seed() * 1_000_003L + shard, 1, s.net());
+                    s.maxPlies(), s.seed() * 1_000_003L + shard, 1, s.net(), s.adjudicate());
             List<Sample> samples = new ArrayList<>();
             for (int g = 0; g < s.gamesPerShard(); g++) {
                 samples.addAll(SelfPlay.playGame(play, g).samples());

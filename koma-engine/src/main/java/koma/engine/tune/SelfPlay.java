@@ -30,13 +30,21 @@ public final class SelfPlay {
     /**
      * Settings of a run. {@code maxPlies}: a game still running then is a draw. {@code net}: the net the search
      * evaluates with, {@link #HAND_WRITTEN} for the hand-written evaluation, or null for the rule set's default (its
-     * built-in net when it has one).
+     * built-in net when it has one). {@code adjudicate}: a score this large (centipawns) for one side, seen by both
+     * sides on 4 plies running, ends the game as that side's win (rule sets score on different scales: Wa shogi's
+     * hand-written evaluation gives about 1000 where chess's gives 200 for the same expected result).
      */
     public record Settings(RuleSet rs, int games, long nodes, int randomPlies, int maxPlies, long seed, int threads,
-                           Network net) {
+                           Network net, int adjudicate) {
         /** Settings with the rule set's default evaluation. */
         public Settings(RuleSet rs, int games, long nodes, int randomPlies, int maxPlies, long seed, int threads) {
             this(rs, games, nodes, randomPlies, maxPlies, seed, threads, null);
+        }
+
+        /** Settings with the default adjudication bound, {@link #ADJUDICATE}. */
+        public Settings(RuleSet rs, int games, long nodes, int randomPlies, int maxPlies, long seed, int threads,
+                        Network net) {
+            this(rs, games, nodes, randomPlies, maxPlies, seed, threads, net, ADJUDICATE);
         }
 
         public Settings {
@@ -52,6 +60,10 @@ public final class SelfPlay {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be at least 1, got " + threads);
             }
+            if (adjudicate < 1 || adjudicate >= Search.MATE_BOUND) {
+                throw new IllegalArgumentException("the adjudication bound must be from 1 to " + (Search.MATE_BOUND - 1)
+                        + " centipawns, got " + adjudicate);
+            }
         }
     }
 
@@ -62,8 +74,8 @@ public final class SelfPlay {
     public record GameData(double result, int plies, String termination, List<Sample> samples) {
     }
 
-    /** A score this large (centipawns) for the side to move, seen by both sides on 4 plies running, ends a game. */
-    static final int ADJUDICATE = 1500;
+    /** The default adjudication bound of {@link Settings#adjudicate}, in centipawns. */
+    public static final int ADJUDICATE = 1500;
 
     private SelfPlay() {
     }
@@ -154,12 +166,12 @@ public final class SelfPlay {
             int white = stm == 0 ? r.score() : -r.score();
             lastScores[plies & 3] = white;
             plies++;
-            if (plies >= 4 && agree(lastScores, 1)) {
+            if (plies >= 4 && agree(lastScores, 1, s.adjudicate())) {
                 result = 1;
                 termination = "adjudicated";
                 break;
             }
-            if (plies >= 4 && agree(lastScores, -1)) {
+            if (plies >= 4 && agree(lastScores, -1, s.adjudicate())) {
                 result = 0;
                 termination = "adjudicated";
                 break;
@@ -196,10 +208,10 @@ public final class SelfPlay {
                 && Move.kind(move) != Move.PROMOTION && Math.abs(score) < Search.MATE_BOUND;
     }
 
-    /** True when the last four scores (first player's view) all exceed the adjudication bound for {@code sign}. */
-    private static boolean agree(int[] scores, int sign) {
+    /** True when the last four scores (first player's view) all reach the adjudication {@code bound} for {@code sign}. */
+    private static boolean agree(int[] scores, int sign, int bound) {
         for (int v : scores) {
-            if (v * sign < ADJUDICATE) {
+            if (v * sign < bound) {
                 return false;
             }
         }

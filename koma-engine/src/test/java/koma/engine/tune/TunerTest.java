@@ -39,6 +39,37 @@ class TunerTest {
         assertEquals(games, again);
     }
 
+    /**
+     * A lower adjudication bound ends games sooner, as a win for the side the last quiet scores favour, and a bound
+     * out of range is refused by name. (The 8 games at 1500 cp are the class's; no numbers are assumed but that a
+     * bound of 150 adjudicates at least one of them.)
+     */
+    @Test
+    void adjudicationBoundEndsGamesForTheSideAhead() {
+        List<SelfPlay.GameData> low = SelfPlay.run(new SelfPlay.Settings(CHESS, 8, 400, 8, 200, 11, 2, null, 150),
+                null);
+        int adjudicated = 0;
+        for (int i = 0; i < games.size(); i++) {
+            SelfPlay.GameData g = low.get(i);
+            assertTrue(g.plies() <= games.get(i).plies(), "game " + i + " longer with the lower bound");
+            if (g.termination().equals("adjudicated")) {
+                adjudicated++;
+                assertTrue(g.result() != 0.5, "an adjudicated game is decided");
+                Sample last = g.samples().get(g.samples().size() - 1);
+                String[] f = last.fen().split(" ");
+                int ply = (Integer.parseInt(f[5]) - 1) * 2 + (f[1].equals("w") ? 0 : 1) - 8;
+                if (ply >= g.plies() - 4) {   // one of the 4 scores the adjudication saw
+                    int forWhite = f[1].equals("w") ? last.score() : -last.score();
+                    assertEquals(g.result() == 1, forWhite > 0, "game " + i + " adjudicated against its last score");
+                }
+            }
+        }
+        assertTrue(adjudicated > 0, "no game adjudicated at 150 cp");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new SelfPlay.Settings(CHESS, 8, 400, 8, 200, 11, 2, null, 0));
+        assertTrue(e.getMessage().contains("adjudication bound"), e.getMessage());
+    }
+
     @Test
     void samplesAreQuietAndLabelledForTheSideToMove() {
         List<Sample> all = samples();

@@ -43,6 +43,9 @@ final class Database implements AutoCloseable {
             cfg.addDataSourceProperty("journal_mode", "WAL");
             cfg.addDataSourceProperty("synchronous", "FULL");
             cfg.addDataSourceProperty("busy_timeout", "10000");
+            // a transaction takes the write lock when it begins: a deferred one that reads and then writes fails at
+            // once with SQLITE_BUSY, without waiting, when another connection or process wrote in between
+            cfg.addDataSourceProperty("transaction_mode", "IMMEDIATE");
             cfg.addDataSourceProperty("foreign_keys", "true");
         } else {
             cfg.setMaximumPoolSize(8);

@@ -32,6 +32,15 @@ final class Database implements AutoCloseable {
     final boolean sqlite;
 
     Database(String jdbcUrl) {
+        this(jdbcUrl, false);
+    }
+
+    /**
+     * A database whose SQLite transactions begin IMMEDIATE when {@code immediate}: for a second process on the
+     * server's file ({@code koma accounts add}), whose read-then-write transactions would otherwise fail with
+     * SQLITE_BUSY_SNAPSHOT whenever the server writes in between.
+     */
+    Database(String jdbcUrl, boolean immediate) {
         sqlite = jdbcUrl.startsWith("jdbc:sqlite:");
         HikariConfig cfg = new HikariConfig();
         cfg.setJdbcUrl(jdbcUrl);
@@ -43,9 +52,11 @@ final class Database implements AutoCloseable {
             cfg.addDataSourceProperty("journal_mode", "WAL");
             cfg.addDataSourceProperty("synchronous", "FULL");
             cfg.addDataSourceProperty("busy_timeout", "10000");
-            // a transaction takes the write lock when it begins: a deferred one that reads and then writes fails at
-            // once with SQLITE_BUSY, without waiting, when another connection or process wrote in between
-            cfg.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+            if (immediate) {
+                // a transaction takes the write lock when it begins: a deferred one that reads and then writes
+                // fails at once with SQLITE_BUSY, without waiting, when another process wrote in between
+                cfg.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+            }
             cfg.addDataSourceProperty("foreign_keys", "true");
         } else {
             cfg.setMaximumPoolSize(8);

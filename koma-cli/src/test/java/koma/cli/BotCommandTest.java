@@ -119,11 +119,20 @@ class BotCommandTest {
         return g;
     }
 
+    /** Waits until {@code log} holds {@code text}, at most {@code ms}, and fails naming it when it does not. */
+    private static void awaitLog(java.util.function.Supplier<String> log, String text, long ms) throws InterruptedException {
+        long until = System.currentTimeMillis() + ms;
+        while (!log.get().contains(text) && System.currentTimeMillis() < until) {
+            Thread.sleep(50);
+        }
+        assertTrue(log.get().contains(text), "the bridge's log says \"" + text + "\" within " + ms + " ms:\n" + log.get());
+    }
+
     @Test
     void komaAnswersEveryMoveOfAChallengerAndDeclinesOtherRuleSets() throws Exception {
         String bot = token("KomaBot1", true), me = token("Person1", false);
         try (Running r = bridge(bot, koma(), Set.of("chess"))) {
-            Thread.sleep(1500); // the bridge signs in and opens its event stream
+            awaitLog(r::text, "bot: signed in", 10_000); // open challenges are sent when its event stream opens
             String declined = post(me, "/api/challenge/KomaBot1", "variant=washogi").get("id").asText();
             String id = null;
             post(me, "/api/challenge/KomaBot1", "variant=chess&clock.limit=60&clock.increment=1&color=white");
@@ -180,9 +189,10 @@ class BotCommandTest {
             }
         });
         try {
-            Thread.sleep(1500);
+            java.util.function.Supplier<String> bridgeLog = () -> log.toString(StandardCharsets.UTF_8);
+            awaitLog(bridgeLog, "bot: signed in", 10_000);
             first.close(); // the event stream drops
-            Thread.sleep(1500);
+            awaitLog(bridgeLog, "bot: event stream dropped", 10_000);
             try (KomaServer second = KomaServer.start(new ServerConfig(port, "127.0.0.1", null, dir, 0, 0, 1))) {
                 String saved = base;
                 base = url;
@@ -217,7 +227,8 @@ class BotCommandTest {
         EngineConfig fs = new EngineConfig("/usr/games/fairy-stockfish", EngineConfig.Protocol.UCI, "Fairy-Stockfish",
                 List.of(Map.entry("VariantPath", ini.toString())));
         try (Running k = bridge(koma, koma(), Set.of("shodo")); Running f = bridge(fairy, fs, Set.of())) {
-            Thread.sleep(1500);
+            awaitLog(k::text, "bot: signed in", 10_000);
+            awaitLog(f::text, "bot: signed in", 10_000);
             post(fairy, "/api/challenge/KomaBot2", "variant=shodo&clock.limit=20&clock.increment=1&color=random");
             String id = null;
             for (int i = 0; i < 100 && id == null; i++) {

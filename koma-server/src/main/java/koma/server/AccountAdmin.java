@@ -19,7 +19,7 @@ public final class AccountAdmin {
      * @throws IllegalArgumentException naming what is wrong (a bad or taken name)
      */
     public static Created add(String jdbcUrl, String name, boolean bot) {
-        try (Database db = new Database(jdbcUrl, true)) {
+        try (Database db = new Database(jdbcUrl)) {
             Accounts.Added a = new Accounts(db, new PasswordHasher()).add(name, bot);
             return new Created(a.user().name(), bot, a.token());
         } catch (GameError e) {

@@ -32,15 +32,6 @@ final class Database implements AutoCloseable {
     final boolean sqlite;
 
     Database(String jdbcUrl) {
-        this(jdbcUrl, false);
-    }
-
-    /**
-     * A database whose SQLite transactions begin IMMEDIATE when {@code immediate}: for a second process on the
-     * server's file ({@code koma accounts add}), whose read-then-write transactions would otherwise fail with
-     * SQLITE_BUSY_SNAPSHOT whenever the server writes in between.
-     */
-    Database(String jdbcUrl, boolean immediate) {
         sqlite = jdbcUrl.startsWith("jdbc:sqlite:");
         HikariConfig cfg = new HikariConfig();
         cfg.setJdbcUrl(jdbcUrl);
@@ -52,11 +43,6 @@ final class Database implements AutoCloseable {
             cfg.addDataSourceProperty("journal_mode", "WAL");
             cfg.addDataSourceProperty("synchronous", "FULL");
             cfg.addDataSourceProperty("busy_timeout", "10000");
-            if (immediate) {
-                // a transaction takes the write lock when it begins: a deferred one that reads and then writes
-                // fails at once with SQLITE_BUSY, without waiting, when another process wrote in between
-                cfg.addDataSourceProperty("transaction_mode", "IMMEDIATE");
-            }
             cfg.addDataSourceProperty("foreign_keys", "true");
         } else {
             cfg.setMaximumPoolSize(8);
@@ -593,8 +579,30 @@ final class Database implements AutoCloseable {
                 + " OR (status = 'active' AND turn_started_at IS NULL AND updated_at < ?)", List.of(waitingBefore, idleBefore), limit);
     }
 
-    /** Runs {@code w} in one transaction on a pooled connection (rolled back when it throws). */
+    /**
+     * Runs {@code w} in one transaction on a pooled connection (rolled back when it throws). On SQLite the
+     * transaction begins IMMEDIATE, taking the write lock at once: a deferred one that reads and then writes (as
+     * {@link Accounts} does) fails at once with SQLITE_BUSY_SNAPSHOT, without the busy wait, when another connection
+     * or process (the {@link GameWriter}, {@code koma accounts add}) committed in between. Only here: the pool-wide
+     * sqlite-jdbc setting would also make the writer's connection, which stays in manual commit, hold the lock
+     * between its commits.
+     */
     void transaction(Work w) {
+        if (sqlite) {
+            query(c -> {
+                try (java.sql.Statement st = c.createStatement()) {
+                    st.execute("BEGIN IMMEDIATE");
+                    try {
+                        w.run(c);
+                        st.execute("COMMIT");
+                    } catch (SQLException | RuntimeException e) {
+                        st.execute("ROLLBACK");
+                        throw e;
+                    }
+                }
+            });
+            return;
+        }
         query(c -> {
             c.setAutoCommit(false);
             try {

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two databases on one SQLite file, as the server and {@code koma accounts add}: the second process's transaction,
- * which reads and then writes, is not refused with SQLITE_BUSY when the server writes in between; the server waits
- * for it instead. (With a deferred transaction it failed at once: BotCommandTest hit it in a fresh-clone CI run,
- * stop 49.)
+ * Two databases on one SQLite file, as the server and {@code koma accounts add} (or two of the server's own
+ * connections): a transaction that reads and then writes is not refused with SQLITE_BUSY when the other writes in
+ * between; the other waits for it instead. (With a deferred transaction it failed at once: BotCommandTest hit it in
+ * a fresh-clone CI run, stop 49.)
  */
 class SqliteTransactionTest {
     @TempDir
@@ -26,7 +26,7 @@ class SqliteTransactionTest {
     @Test
     void aReadThenWriteTransactionSurvivesAWriteFromAnotherConnection() throws Exception {
         String url = "jdbc:sqlite:" + dir.resolve("koma.db");
-        try (Database a = new Database(url, true); Database b = new Database(url)) {
+        try (Database a = new Database(url); Database b = new Database(url)) {
             a.transaction(c -> c.createStatement().execute("CREATE TABLE t (n INTEGER)"));
             CountDownLatch read = new CountDownLatch(1);
             CountDownLatch otherWrote = new CountDownLatch(1);

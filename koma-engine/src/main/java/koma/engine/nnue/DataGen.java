@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
-import koma.engine.Search;
 import koma.engine.tune.Sample;
 import koma.engine.tune.SelfPlay;
 import koma.rules.RuleSet;
@@ -51,10 +50,7 @@ public final class DataGen {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be at least 1, got " + threads);
             }
-            if (adjudicate < 1 || adjudicate >= Search.MATE_BOUND) {
-                throw new IllegalArgumentException("the adjudication bound must be from 1 to "
-                        + (Search.MATE_BOUND - 1) + " centipawns, got " + adjudicate);
-            }
+            SelfPlay.checkAdjudicate(adjudicate);
         }
     }
 

@@ -60,10 +60,15 @@ public final class SelfPlay {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be at least 1, got " + threads);
             }
-            if (adjudicate < 1 || adjudicate >= Search.MATE_BOUND) {
-                throw new IllegalArgumentException("the adjudication bound must be from 1 to " + (Search.MATE_BOUND - 1)
-                        + " centipawns, got " + adjudicate);
-            }
+            checkAdjudicate(adjudicate);
+        }
+    }
+
+    /** Refuses an adjudication bound ({@link Settings#adjudicate}) outside 1 .. mate bound - 1, naming the range. */
+    public static void checkAdjudicate(int adjudicate) {
+        if (adjudicate < 1 || adjudicate >= Search.MATE_BOUND) {
+            throw new IllegalArgumentException("the adjudication bound must be from 1 to " + (Search.MATE_BOUND - 1)
+                    + " centipawns, got " + adjudicate);
         }
     }
 

@@ -306,6 +306,12 @@ public final class NnueCommand implements Runnable {
                         + "${DEFAULT-VALUE} (none).")
         double bucketDecay;
 
+        @Option(names = "--weight-decay", defaultValue = "0",
+                description = "Every feature and output weight is multiplied by 1 - lr x this after every step "
+                        + "(decoupled weight decay, as AdamW's; biases are not decayed), against memorising a small "
+                        + "data set. Default: ${DEFAULT-VALUE} (none).")
+        double weightDecay;
+
         @Option(names = "--mirror", description = "Also learn every training position turned left for right (files "
                 + "reversed): twice the data for rule sets whose rules are the same mirrored (the shogi family); a rule "
                 + "set that is not (chess with castling rights) is refused when a position shows it.")
@@ -337,6 +343,7 @@ public final class NnueCommand implements Runnable {
                     threads, mirror);
             Trainer t = new Trainer(rs, ts, fs);
             t.setBucketDecay(bucketDecay);
+            t.setWeightDecay(weightDecay);
             if (init != null) {
                 t.initFrom(init.equals("builtin") ? Network.builtIn(rs).orElseThrow(() -> new IllegalArgumentException(
                         "--init builtin: " + rs.id + " has no built-in net")) : Network.read(Path.of(init), rs));
@@ -365,7 +372,8 @@ public final class NnueCommand implements Runnable {
                     Network.QB, fs.kingFiles, fs.kingRanks, fs.kingWindow > 0 ? ", king window " + fs.kingWindow : "",
                     epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
                     mirror ? ", training positions mirrored too" : "",
-                    (bucketDecay > 0 ? ", bucket decay " + bucketDecay : "") + (init != null ? ", started from " + init : ""),
+                    (bucketDecay > 0 ? ", bucket decay " + bucketDecay : "")
+                            + (weightDecay > 0 ? ", weight decay " + weightDecay : "") + (init != null ? ", started from " + init : ""),
                     (System.currentTimeMillis() - t0) / 1000,
                     best);
             Files.writeString(Path.of(out + ".manifest"), manifest);

@@ -357,6 +357,9 @@ public final class NnueCommand implements Runnable {
                 System.out.printf("K = %.4f (sigmoid(K * score / 400) fitted to the results)%n", fitted);
             }
             System.out.printf("validation loss before training %.6f%n", t.loss(d[1]));
+            double teacherLoss = t.teacherLoss(d[1]);
+            System.out.printf("the hand-written evaluation's validation loss %.6f (a net above it predicts the "
+                    + "search worse than its teacher)%n", teacherLoss);
             long t0 = System.currentTimeMillis();
             double best = t.train(d[0], d[1], System.out::println);
             Path parent = out.toAbsolutePath().getParent();
@@ -367,7 +370,8 @@ public final class NnueCommand implements Runnable {
             t.quantise().write(Path.of(out + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
                             + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%s%ntraining: %d epochs, batch %d, lr %s, "
-                            + "gamma %s, lambda %s, seed %d, K %.4f%s%s%s, %d s%nbest validation loss: %.6f%n",
+                            + "gamma %s, lambda %s, seed %d, K %.4f%s%s%s, %d s%nbest validation loss: %.6f (the hand-written "
+                            + "evaluation's: %.6f)%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
                     Network.QB, fs.kingFiles, fs.kingRanks, fs.kingWindow > 0 ? ", king window " + fs.kingWindow : "",
                     epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
@@ -375,7 +379,7 @@ public final class NnueCommand implements Runnable {
                     (bucketDecay > 0 ? ", bucket decay " + bucketDecay : "")
                             + (weightDecay > 0 ? ", weight decay " + weightDecay : "") + (init != null ? ", started from " + init : ""),
                     (System.currentTimeMillis() - t0) / 1000,
-                    best);
+                    best, teacherLoss);
             Files.writeString(Path.of(out + ".manifest"), manifest);
             System.out.print(manifest);
             return 0;

@@ -83,14 +83,22 @@ public final class Trainer {
         short[] count = new short[1 << 16];
         short[] score = new short[1 << 16];
         byte[] result = new byte[1 << 16];
+        /** The hand-written evaluation of each position (side to move, clipped as the score), held-out data only. */
+        short[] teacher = new short[1 << 16];
+        boolean hasTeacher;
         int size;
         private char[] chunk = new char[1 << 20];
         private int chunkUsed;
         private int[] chunkOf = new int[1 << 16];
 
         void add(int[] us, int[] them, int n, int sc, double res) {
+            add(us, them, n, sc, res, 0);
+        }
+
+        void add(int[] us, int[] them, int n, int sc, double res, int teacherScore) {
             if (size == start.length) {
                 int m = size * 2;
+                teacher = java.util.Arrays.copyOf(teacher, m);
                 start = java.util.Arrays.copyOf(start, m);
                 count = java.util.Arrays.copyOf(count, m);
                 score = java.util.Arrays.copyOf(score, m);
@@ -111,6 +119,7 @@ public final class Trainer {
             count[size] = (short) n;
             score[size] = (short) Math.max(-MAX_SCORE, Math.min(MAX_SCORE, sc));
             result[size] = (byte) Math.round(res * 2);
+            teacher[size] = (short) Math.max(-MAX_SCORE, Math.min(MAX_SCORE, teacherScore));
             chunkUsed += 2 * n;
             size++;
         }
@@ -193,6 +202,8 @@ public final class Trainer {
     /** Reads the shards of {@code dirs} into training and held-out data. */
     public Data[] load(List<Path> files, Consumer<String> log) throws IOException {
         Data train = new Data(), val = new Data();
+        val.hasTeacher = true;
+        koma.engine.Evaluation teacher = new koma.engine.Evaluation(rs);
         int[] us = new int[maxFeatures()], them = new int[maxFeatures()];
         int[] moves = s.mirror() ? Position.start(rs).newMoveBuffer() : null;
         long t0 = System.currentTimeMillis();
@@ -220,7 +231,7 @@ public final class Trainer {
                     features(pos, stm ^ 1, them);
                     int score = Integer.parseInt(p[2]);
                     double result = Double.parseDouble(p[1]);
-                    d.add(us, them, cnt, score, result);
+                    d.add(us, them, cnt, score, result, d == val ? teacher.evaluate(pos) : 0);
                     if (s.mirror() && d == train) {
                         Position m;
                         try {
@@ -546,6 +557,23 @@ public final class Trainer {
 
     private double target(Data d, int i) {
         return s.lambda() * sigmoid(k * d.score[i] / 400) + (1 - s.lambda()) * d.result[i] / 2.0;
+    }
+
+    /**
+     * The mean loss on held-out {@code d} of the hand-written evaluation (the first teacher) in the net's place, with
+     * the same K and target: a net whose validation loss is not below it predicts the search's scores (and results)
+     * worse than the static evaluation it learns from does. NaN for data without the teacher's scores (training data).
+     */
+    public double teacherLoss(Data d) {
+        if (!d.hasTeacher) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        for (int i = 0; i < d.size; i++) {
+            double e = sigmoid(k * d.teacher[i] / 400) - target(d, i);
+            sum += e * e;
+        }
+        return sum / Math.max(1, d.size);
     }
 
     /** The mean loss of the float model on {@code d}. */

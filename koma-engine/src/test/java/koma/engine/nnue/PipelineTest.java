@@ -188,6 +188,44 @@ class PipelineTest {
     }
 
     /**
+     * The teacher's held-out loss: on shards whose score column is the hand-written evaluation itself (rewritten from
+     * self-play shards), with lambda 1, the hand-written evaluation in the net's place predicts every target exactly,
+     * so its loss is 0; with every score 200 cp above it, the loss is positive. Training data carry no teacher
+     * scores (NaN).
+     */
+    @Test
+    void theTeachersLossIsZeroWhereTheScoresAreItsOwn() throws Exception {
+        RuleSet rs = RuleSet.of("minishogi");
+        List<Path> files = selfPlayShards(rs, 10, 4, 2);
+        koma.engine.Evaluation ev = new koma.engine.Evaluation(rs);
+        Trainer.Settings settings = new Trainer.Settings(8, 1, 256, 0.005, 0.9, 1.0, 5, 3, 1);
+        double[] loss = new double[2];
+        for (int shift = 0; shift < 2; shift++) {
+            Path out = dir.resolve("teacher" + shift);
+            Files.createDirectories(out);
+            List<Path> rewritten = new java.util.ArrayList<>();
+            for (Path f : files) {
+                StringBuilder sb = new StringBuilder();
+                for (String line : Files.readAllLines(f)) {
+                    String[] p = line.split(" ", 4);
+                    int score = ev.evaluate(koma.rules.notation.Fen.parse(rs, p[3])) + 200 * shift;
+                    sb.append(p[0]).append(' ').append(p[1]).append(' ').append(score).append(' ').append(p[3]).append('\n');
+                }
+                Path g = out.resolve(f.getFileName());
+                Files.writeString(g, sb);
+                rewritten.add(g);
+            }
+            Trainer t = new Trainer(rs, settings);
+            Trainer.Data[] d = t.load(rewritten, line -> { });
+            t.setK(1.0);
+            assertTrue(Double.isNaN(t.teacherLoss(d[0])), "training data have no teacher scores");
+            loss[shift] = t.teacherLoss(d[1]);
+        }
+        assertEquals(0.0, loss[0], 1e-12, "the teacher's own scores");
+        assertTrue(loss[1] > 1e-4, "scores 200 cp above the teacher's: " + loss[1]);
+    }
+
+    /**
      * --weight-decay: trained on the same data (no buckets), with every feature weight set to 0.5 at the start, the
      * weights stay near 0.5 without decay and shrink with a decay of 50 (each step keeps 1 - 0.005 x 50 = 75% of
      * them): mean absolute feature weight under a third of the run without. A negative decay is refused saying why.

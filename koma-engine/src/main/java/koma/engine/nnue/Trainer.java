@@ -576,6 +576,22 @@ public final class Trainer {
         return sum / Math.max(1, d.size);
     }
 
+    /**
+     * The mean loss on {@code d} of the exported net ({@link #quantise}: int16 weights) read back as floats, with the
+     * same K: what the engine plays with, up to its integer rounding. Far above {@link #loss} when the weights are
+     * small against the quantisation steps (1/QA for the features, 1/QB for the output), as weight decay makes them.
+     * NaN with king buckets (whose exported net has no float twin here).
+     */
+    public double exportedLoss(Data d) {
+        if (factorised()) {
+            return Double.NaN;
+        }
+        Trainer t = new Trainer(rs, s, fs);
+        t.initFrom(quantise());
+        t.k = k;
+        return t.loss(d);
+    }
+
     /** The mean loss of the float model on {@code d}. */
     public double loss(Data d) {
         float[] accU = new float[h], accT = new float[h];

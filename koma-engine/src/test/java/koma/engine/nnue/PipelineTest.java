@@ -74,6 +74,9 @@ class PipelineTest {
         double before = t.loss(d[1]);
         double after = t.train(d[0], d[1], line -> { });
         assertTrue(after < before * 0.9, "held-out loss " + before + " -> " + after);
+        double exported = t.exportedLoss(d[1]);
+        assertTrue(Math.abs(exported - after) < 0.1 * after, "the int16 net's held-out loss " + exported
+                + " is within 10% of the float net's " + after);
         Path net = dir.resolve("m.nnue");
         t.quantise().write(net);
         Network back = Network.read(net, RuleSet.of("minishogi"));

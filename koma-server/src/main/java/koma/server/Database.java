@@ -595,8 +595,14 @@ final class Database implements AutoCloseable {
                     try {
                         w.run(c);
                         st.execute("COMMIT");
-                    } catch (SQLException | RuntimeException e) {
-                        st.execute("ROLLBACK");
+                    } catch (SQLException | RuntimeException | Error e) {
+                        // an Error too: the connection goes back to the pool, which sees auto-commit and would
+                        // leave the transaction, and its write lock, open
+                        try {
+                            st.execute("ROLLBACK");
+                        } catch (SQLException r) {
+                            e.addSuppressed(r);
+                        }
                         throw e;
                     }
                 }

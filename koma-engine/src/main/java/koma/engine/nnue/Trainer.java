@@ -439,18 +439,15 @@ public final class Trainer {
                     float scale = 1f / (to - from);
                     adam(w, gw, mw, vw, scale, lr, step);
                     if (bucketDecay > 0) {
-                        float keep = (float) (1 - lr * bucketDecay);
-                        for (int i = 0, e = fs.inputs * h; i < e; i++) {
-                            w[i] *= keep;
-                        }
+                        decay(w, fs.inputs * h, (float) (1 - lr * bucketDecay));
                     }
                     if (weightDecay > 0) {
-                        decay(w, (float) (1 - lr * weightDecay));
+                        decay(w, w.length, (float) (1 - lr * weightDecay));
                     }
                     adam(b, gb, mb, vb, scale, lr, step);
                     adam(ow, go, mo, vo, scale, lr, step);
                     if (weightDecay > 0) {
-                        decay(ow, (float) (1 - lr * weightDecay));
+                        decay(ow, ow.length, (float) (1 - lr * weightDecay));
                     }
                     float[] obArr = {ob};
                     float[][] gobArr = new float[threads][1];
@@ -491,9 +488,9 @@ public final class Trainer {
         return best;
     }
 
-    /** Multiplies every weight of {@code p} by {@code keep} (decoupled weight decay). */
-    private static void decay(float[] p, float keep) {
-        for (int i = 0; i < p.length; i++) {
+    /** Multiplies the first {@code n} weights of {@code p} by {@code keep} (decoupled weight decay). */
+    private static void decay(float[] p, int n, float keep) {
+        for (int i = 0; i < n; i++) {
             p[i] *= keep;
         }
     }

@@ -406,9 +406,13 @@ public final class NnueCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             RuleSet rs = variant.rules();
-            Network net = Trainer.loadCheckpoint(ckpt, rs).quantise();
+            Trainer t = Trainer.loadCheckpoint(ckpt, rs);
+            Network net = t.quantise();
             net.write(out);
-            System.out.printf("%s: %d inputs, %d hidden, %d bytes%n", out, net.inputs, net.hidden, Files.size(out));
+            System.out.printf("%s: %d inputs, %d hidden, %d bytes, %s%n", out, net.inputs, net.hidden, Files.size(out),
+                    t.calibrated() ? "weights rounded against the hidden layer's measurements"
+                            : "weights rounded to the nearest step (the checkpoint has no measurements of the hidden "
+                            + "layer; written before they were kept, it may lose much in the rounding)");
             return 0;
         }
     }

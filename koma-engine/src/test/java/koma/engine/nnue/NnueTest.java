@@ -320,6 +320,56 @@ class NnueTest {
         return p;
     }
 
+    /**
+     * A value spread over every neuron in weights below one int16 step, as weight decay leaves it, and output weights
+     * each 0.4 of a step off the grid: rounded to the nearest steps, the net loses the first and every score moves by
+     * the second (by 128 x 0.4/QB x 0.6^2 x 400 = 115 cp here, as every activation is near 0.6);
+     * calibrated on the positions, the export keeps both, within 4 cp of the float model (the engine's integer
+     * arithmetic truncates). The scores come from the engine's accumulators, as in play.
+     */
+    @Test
+    void calibratedExportKeepsWhatRoundingToTheNearestStepLoses() {
+        RuleSet rs = RuleSet.of("minishogi");
+        int h = 64;
+        Trainer t = new Trainer(rs, new Trainer.Settings(h, 1, 1, 0, 1, 0, 2, 5, 1));
+        java.util.Arrays.fill(t.w, 0.4f / Network.QA);
+        java.util.Arrays.fill(t.b, 0.6f);
+        for (int x = 0; x < h; x++) {
+            t.ow[x] = 0.25f + 0.4f / Network.QB;
+            t.ow[h + x] = -0.25f + 0.4f / Network.QB;
+        }
+        t.ob = 0;
+        Random rng = new Random(21);
+        int[] us = new int[t.maxFeatures()], them = new int[t.maxFeatures()];
+        Trainer.Data d = new Trainer.Data();
+        Position[] positions = new Position[200];
+        for (int i = 0; i < positions.length; i++) {
+            Position p = randomPosition(rs, rng);
+            positions[i] = p;
+            int k = t.features(p, p.sideToMove(), us);
+            t.features(p, p.sideToMove() ^ 1, them);
+            d.add(us, them, k, 0, 0.5);
+        }
+        double nearest = worstError(rs, t, d, positions);
+        assertTrue(nearest > 100, "rounded to the nearest steps the net is off by " + nearest + " cp at worst");
+        t.calibrate(d);
+        double calibrated = worstError(rs, t, d, positions);
+        assertTrue(calibrated < 4, "calibrated the net is off by " + calibrated + " cp at worst");
+    }
+
+    /** The largest difference, in centipawns, between the exported net of {@code t} and its float model. */
+    private static double worstError(RuleSet rs, Trainer t, Trainer.Data d, Position[] positions) {
+        Accumulators acc = new Accumulators(t.quantise(), rs, 4);
+        float[] a = new float[t.b.length], b = new float[t.b.length];
+        double worst = 0;
+        for (int i = 0; i < positions.length; i++) {
+            acc.refresh(positions[i], 0);
+            double expected = t.forward(d, i, a, b) * Network.SCALE;
+            worst = Math.max(worst, Math.abs(acc.evaluate(0, positions[i].sideToMove()) - expected));
+        }
+        return worst;
+    }
+
     /** The quantised net of {@code t} evaluates 50 random positions as its float model does (see above). */
     private static void assertQuantisedMatchesFloat(RuleSet rs, Trainer t, long seed) {
         Accumulators acc = new Accumulators(t.quantise(), rs, 4);

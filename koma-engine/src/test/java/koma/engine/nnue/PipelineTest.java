@@ -122,10 +122,44 @@ class PipelineTest {
         Path ckpt = dir.resolve("m.ckpt"), file = dir.resolve("m.nnue");
         t.saveCheckpoint(ckpt);
         net.write(file);
-        Network exported = Trainer.loadCheckpoint(ckpt, rs).quantise();
+        Trainer back = Trainer.loadCheckpoint(ckpt, rs);
+        assertTrue(t.calibrated() && back.calibrated(), "training ends with the measurements, and the checkpoint keeps them");
+        Network exported = back.quantise();
         assertEquals(net.layoutHash, exported.layoutHash);
         org.junit.jupiter.api.Assertions.assertArrayEquals(net.featureWeights, exported.featureWeights);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(net.outputWeights, exported.outputWeights);
+        assertEquals(net.outputBias, exported.outputBias);
         return Network.read(file, rs);
+    }
+
+    /**
+     * A checkpoint written before the trainer kept its measurements of the hidden layer (it ends at the output bias)
+     * still reads, and exports to the nearest steps; one cut inside the measurements is refused as truncated.
+     */
+    @Test
+    void aCheckpointWithoutMeasurementsStillReads() throws Exception {
+        RuleSet rs = RuleSet.of("minishogi");
+        Trainer t = new Trainer(rs, new Trainer.Settings(16, 1, 1, 0, 1, 0, 2, 7, 1));
+        Path ckpt = dir.resolve("old.ckpt");
+        t.saveCheckpoint(ckpt);
+        byte[] bytes = Files.readAllBytes(ckpt);
+        Files.write(ckpt, java.util.Arrays.copyOf(bytes, bytes.length - 4)); // without the count of measurements
+        Trainer back = Trainer.loadCheckpoint(ckpt, rs);
+        assertTrue(!back.calibrated());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(t.quantise().featureWeights, back.quantise().featureWeights);
+        Trainer.Data d = new Trainer.Data();
+        int[] us = new int[t.maxFeatures()], them = new int[t.maxFeatures()];
+        koma.rules.Position p = koma.rules.Position.start(rs);
+        int k = t.features(p, 0, us);
+        t.features(p, 1, them);
+        d.add(us, them, k, 0, 0.5);
+        t.calibrate(d);
+        t.saveCheckpoint(ckpt);
+        bytes = Files.readAllBytes(ckpt);
+        Files.write(ckpt, java.util.Arrays.copyOf(bytes, bytes.length - 10));
+        java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> Trainer.loadCheckpoint(ckpt, rs));
+        assertTrue(e.getMessage().contains("truncated checkpoint"), e.getMessage());
     }
 
     /**

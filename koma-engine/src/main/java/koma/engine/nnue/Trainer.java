@@ -145,11 +145,19 @@ public final class Trainer {
     /**
      * What {@link #calibrate} measured of the hidden layer on the training data, for {@link #quantise}: per hidden
      * output (the side to move's half, then the other's) the mean activation (clipped, squared), the mean slope of
-     * the activation (2x where 0 < x < 1), and the covariance of the activations (2H x 2H, row-major). Null before.
+     * the activation (2x where 0 < x < 1), and the covariance of the activations (2H x 2H, row-major; null above
+     * {@link #COVARIANCE_HIDDEN} neurons). Null before.
      */
     private float[] meanActivation, meanSlope, activationCovariance;
     /** At most this many positions, spread evenly over the data, are read by {@link #calibrate}. */
     static final int CALIBRATION_POSITIONS = 50_000;
+    /**
+     * The bound of {@link #calibrate}'s covariance work (positions x (2H)^2 / 2): fewer positions for wider nets, at
+     * least 1,000; about 2 s. Above this many hidden neurons no covariance is kept (it would be (2H)^2 floats in the
+     * checkpoint) and the output weights go to their nearest steps, the bias still taking their mean shift.
+     */
+    static final long CALIBRATION_WORK = 2_000_000_000L;
+    static final int COVARIANCE_HIDDEN = 1024;
 
     /** A trainer of a net without king buckets. */
     public Trainer(RuleSet rs, Settings s) {
@@ -513,9 +521,11 @@ public final class Trainer {
             return;
         }
         int m = 2 * h;
+        boolean covariance = h <= COVARIANCE_HIDDEN;
         float[] accU = new float[h], accT = new float[h], a = new float[m];
-        double[] act = new double[m], slope = new double[m], cov = new double[m * m];
-        int step = Math.max(1, d.size / CALIBRATION_POSITIONS), used = 0;
+        double[] act = new double[m], slope = new double[m], cov = new double[covariance ? m * m : 0];
+        long positions = Math.min(CALIBRATION_POSITIONS, Math.max(1000, CALIBRATION_WORK / ((long) m * m / 2)));
+        int step = (int) Math.max(1, d.size / positions), used = 0;
         for (int i = 0; i < d.size; i += step) {
             forward(d, i, accU, accT);
             for (int x = 0; x < h; x++) {
@@ -529,7 +539,7 @@ public final class Trainer {
             for (int x = 0; x < m; x++) {
                 act[x] += a[x];
                 double ax = a[x];
-                for (int y = x, row = x * m; y < m; y++) {
+                for (int y = x, row = x * m; covariance && y < m; y++) {
                     cov[row + y] += ax * a[y];
                 }
             }
@@ -537,12 +547,12 @@ public final class Trainer {
         }
         meanActivation = new float[m];
         meanSlope = new float[m];
-        activationCovariance = new float[m * m];
+        activationCovariance = covariance ? new float[m * m] : null;
         for (int x = 0; x < m; x++) {
             meanActivation[x] = (float) (act[x] / used);
             meanSlope[x] = (float) (slope[x] / used);
         }
-        for (int x = 0; x < m; x++) {
+        for (int x = 0; covariance && x < m; x++) {
             for (int y = x; y < m; y++) {
                 float c = (float) (cov[x * m + y] / used - act[x] / used * (act[y] / used));
                 activationCovariance[x * m + y] = c;
@@ -754,17 +764,20 @@ public final class Trainer {
      * Rounds the output weights to steps of 1/QB into {@code qo} and returns the mean score change that makes (in
      * the float model's units), for the bias to take off. Calibrated, the weights are rounded one by one, those of
      * the most varying activations first, each up or down as gives the least variance of the errors so far against
-     * the activations' covariance (a greedy GPTQ without the updates of the weights left); not calibrated, each to
-     * the nearest step and the change is 0.
+     * the activations' covariance (a greedy GPTQ without the updates of the weights left). Calibrated without the
+     * covariance (a net wider than {@link #COVARIANCE_HIDDEN}), each to the nearest step, the mean change returned;
+     * not calibrated, each to the nearest step and the change is 0.
      */
     private double roundOutput(short[] qo) {
         int m = 2 * h;
-        if (!calibrated()) {
+        if (activationCovariance == null) {
+            double shift = 0;
             for (int i = 0; i < m; i++) {
                 qo[i] = (short) Math.max(-Network.MAX_OUTPUT_WEIGHT, Math.min(Network.MAX_OUTPUT_WEIGHT,
                         Math.round(ow[i] * Network.QB)));
+                shift += calibrated() ? meanActivation[i] * (qo[i] / (double) Network.QB - ow[i]) : 0;
             }
-            return 0;
+            return shift;
         }
         float[] c = activationCovariance;
         Integer[] order = new Integer[m];
@@ -809,7 +822,9 @@ public final class Trainer {
             out.writeFloat(ob);
             out.writeInt(calibrated() ? meanActivation.length : 0);
             if (calibrated()) {
-                for (float[] a : new float[][]{meanActivation, meanSlope, activationCovariance}) {
+                out.writeBoolean(activationCovariance != null);
+                for (float[] a : activationCovariance != null ? new float[][]{meanActivation, meanSlope,
+                        activationCovariance} : new float[][]{meanActivation, meanSlope}) {
                     for (float x : a) {
                         out.writeFloat(x);
                     }
@@ -876,8 +891,9 @@ public final class Trainer {
                 if (m > 0) {
                     t.meanActivation = new float[m];
                     t.meanSlope = new float[m];
-                    t.activationCovariance = new float[m * m];
-                    for (float[] a : new float[][]{t.meanActivation, t.meanSlope, t.activationCovariance}) {
+                    t.activationCovariance = in.readBoolean() ? new float[m * m] : null;
+                    for (float[] a : t.activationCovariance != null ? new float[][]{t.meanActivation, t.meanSlope,
+                            t.activationCovariance} : new float[][]{t.meanActivation, t.meanSlope}) {
                         for (int i = 0; i < a.length; i++) {
                             a[i] = in.readFloat();
                         }

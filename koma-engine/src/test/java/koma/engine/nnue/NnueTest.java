@@ -329,8 +329,20 @@ class NnueTest {
      */
     @Test
     void calibratedExportKeepsWhatRoundingToTheNearestStepLoses() {
+        assertCalibrationKeepsTheScores(64);
+    }
+
+    /**
+     * The same for a net wider than the trainer keeps the activations' covariance for (the output weights then go
+     * to their nearest steps, the bias taking their mean shift, which is all of it here).
+     */
+    @Test
+    void calibratedExportOfAWideNet() {
+        assertCalibrationKeepsTheScores(Trainer.COVARIANCE_HIDDEN + 1);
+    }
+
+    private static void assertCalibrationKeepsTheScores(int h) {
         RuleSet rs = RuleSet.of("minishogi");
-        int h = 64;
         Trainer t = new Trainer(rs, new Trainer.Settings(h, 1, 1, 0, 1, 0, 2, 5, 1));
         java.util.Arrays.fill(t.w, 0.4f / Network.QA);
         java.util.Arrays.fill(t.b, 0.6f);

@@ -614,8 +614,13 @@ final class Database implements AutoCloseable {
             try {
                 w.run(c);
                 c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
+            } catch (SQLException | RuntimeException | Error e) {
+                // an Error too: the finally's return to auto-commit would commit the half-done work
+                try {
+                    c.rollback();
+                } catch (SQLException r) {
+                    e.addSuppressed(r);
+                }
                 throw e;
             } finally {
                 c.setAutoCommit(true);

@@ -216,11 +216,17 @@ public final class NnueCommand implements Runnable {
         @Option(names = "--threads", defaultValue = "1", description = "Shards expanded at once. Default: ${DEFAULT-VALUE}.")
         int threads;
 
+        @Option(names = "--holdout-every", defaultValue = "10",
+                description = "Shard K is not expanded when K %% N = N - 1: the shards nnue train holds out with the "
+                        + "same --holdout-every (by number, in every directory), whose copies would join the held-out "
+                        + "positions with the teacher's own scores; 0 expands every shard. Default: ${DEFAULT-VALUE}.")
+        int holdoutEvery;
+
         @Override
         public Integer call() throws Exception {
             long t0 = System.currentTimeMillis();
             long n = koma.engine.nnue.Expand.run(new koma.engine.nnue.Expand.Settings(variant.rules(), data, out,
-                    perPosition, quietMargin, seed, threads), System.out::println);
+                    perPosition, quietMargin, seed, threads, holdoutEvery), System.out::println);
             System.out.printf("%d positions in %d s%n", n, (System.currentTimeMillis() - t0) / 1000);
             return 0;
         }

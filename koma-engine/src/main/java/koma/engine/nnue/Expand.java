@@ -29,15 +29,32 @@ import koma.rules.notation.Fen;
  * {@code quietMargin} centipawns, scored by that quiescence search. The game's result goes with them, seen from
  * the successor's side to move. Shard {@code k} of the input becomes shard {@code k} of the output (through a
  * temporary file); shards already there are skipped, and the choice of moves depends only on the seed, the shard
- * and the line, so a run is resumable and repeatable.
+ * and the line, so a run is resumable and repeatable. The shards {@link Trainer} holds out with the same
+ * {@code holdoutEvery} are not expanded: the trainer holds out by shard number in every directory, so their copies
+ * would be read as held-out positions, labelled by the teacher's own quiescence search, and would pull both the
+ * held-out loss and the teacher's reference loss toward it (stop 51 found stop 50's hand-deleted copies written again
+ * by a resumed run).
  */
 public final class Expand {
-    /** What to expand: every shard of {@code in} into {@code out}. */
-    public record Settings(RuleSet rs, Path in, Path out, int perPosition, int quietMargin, long seed, int threads) {
+    /**
+     * What to expand: every shard of {@code in} into {@code out} but those numbered K with K % holdoutEvery ==
+     * holdoutEvery - 1 (0: every shard).
+     */
+    public record Settings(RuleSet rs, Path in, Path out, int perPosition, int quietMargin, long seed, int threads,
+                           int holdoutEvery) {
         public Settings {
             if (perPosition < 1 || threads < 1) {
                 throw new IllegalArgumentException("per-position and threads must be at least 1");
             }
+            if (holdoutEvery != 0 && holdoutEvery < 2) {
+                throw new IllegalArgumentException("holdout-every must be 0 (expand every shard) or at least 2, got "
+                        + holdoutEvery);
+            }
+        }
+
+        /** Whether shard {@code k} is one the trainer holds out (and so is not expanded). */
+        boolean heldOut(long k) {
+            return holdoutEvery > 0 && k % holdoutEvery == holdoutEvery - 1;
         }
     }
 
@@ -56,7 +73,7 @@ public final class Expand {
             List<Future<Integer>> parts = new ArrayList<>();
             for (Path shard : shards) {
                 Path target = s.out().resolve(shard.getFileName());
-                if (Files.exists(target)) {
+                if (Files.exists(target) || s.heldOut(shardNumber(shard))) {
                     continue;
                 }
                 parts.add(pool.submit(() -> {
@@ -82,12 +99,17 @@ public final class Expand {
         }
     }
 
+    /** K of shard-K.txt. */
+    private static long shardNumber(Path shard) {
+        return Long.parseLong(shard.getFileName().toString().replaceAll("\\D", ""));
+    }
+
     private static int expand(Settings s, Path shard, Path target) throws IOException {
         RuleSet rs = s.rs();
         Search search = new Search(rs, new TranspositionTable(1));
         search.setNetwork(null);
         Evaluation eval = new Evaluation(rs);
-        long shardNo = Long.parseLong(shard.getFileName().toString().replaceAll("\\D", ""));
+        long shardNo = shardNumber(shard);
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         int written = 0, ln = 0;
         try (BufferedReader in = Files.newBufferedReader(shard, StandardCharsets.UTF_8);

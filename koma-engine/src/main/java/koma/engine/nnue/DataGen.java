@@ -62,6 +62,11 @@ public final class DataGen {
         return dir.resolve(String.format("shard-%05d.txt", k));
     }
 
+    /** K of a shard file's name shard-K.txt (the inverse of {@link #shardFile}). */
+    public static long shardNumber(Path shard) {
+        return Long.parseLong(shard.getFileName().toString().replaceAll("\\D", ""));
+    }
+
     /** Generates the missing shards; returns the number of positions written by this run. */
     public static long run(Settings s, Consumer<String> progress) throws IOException {
         return runShards(s.dir(), s.firstShard(), s.shards(), s.threads(), shard -> {

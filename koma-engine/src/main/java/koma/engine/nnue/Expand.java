@@ -54,7 +54,7 @@ public final class Expand {
 
         /** Whether shard {@code k} is one the trainer holds out (and so is not expanded). */
         boolean heldOut(long k) {
-            return holdoutEvery > 0 && k % holdoutEvery == holdoutEvery - 1;
+            return holdoutEvery > 0 && Trainer.heldOut(k, holdoutEvery);
         }
     }
 
@@ -73,7 +73,7 @@ public final class Expand {
             List<Future<Integer>> parts = new ArrayList<>();
             for (Path shard : shards) {
                 Path target = s.out().resolve(shard.getFileName());
-                if (Files.exists(target) || s.heldOut(shardNumber(shard))) {
+                if (Files.exists(target) || s.heldOut(DataGen.shardNumber(shard))) {
                     continue;
                 }
                 parts.add(pool.submit(() -> {
@@ -99,17 +99,12 @@ public final class Expand {
         }
     }
 
-    /** K of shard-K.txt. */
-    private static long shardNumber(Path shard) {
-        return Long.parseLong(shard.getFileName().toString().replaceAll("\\D", ""));
-    }
-
     private static int expand(Settings s, Path shard, Path target) throws IOException {
         RuleSet rs = s.rs();
         Search search = new Search(rs, new TranspositionTable(1));
         search.setNetwork(null);
         Evaluation eval = new Evaluation(rs);
-        long shardNo = shardNumber(shard);
+        long shardNo = DataGen.shardNumber(shard);
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         int written = 0, ln = 0;
         try (BufferedReader in = Files.newBufferedReader(shard, StandardCharsets.UTF_8);

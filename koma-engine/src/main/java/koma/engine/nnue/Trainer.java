@@ -215,6 +215,11 @@ public final class Trainer {
         return fs.maxActive() * (factorised() ? 2 : 1);
     }
 
+    /** Whether shard {@code k} of a directory is held out for the validation loss: every {@code every}-th one. */
+    static boolean heldOut(long k, int every) {
+        return k % every == every - 1;
+    }
+
     /** Reads the shards of {@code dirs} into training and held-out data. */
     public Data[] load(List<Path> files, Consumer<String> log) throws IOException {
         Data train = new Data(), val = new Data();
@@ -224,9 +229,7 @@ public final class Trainer {
         int[] moves = s.mirror() ? Position.start(rs).newMoveBuffer() : null;
         long t0 = System.currentTimeMillis();
         for (Path f : files) {
-            String name = f.getFileName().toString();
-            int shard = Integer.parseInt(name.replaceAll("\\D", ""));
-            Data d = shard % s.holdoutEvery() == s.holdoutEvery() - 1 ? val : train;
+            Data d = heldOut(DataGen.shardNumber(f), s.holdoutEvery()) ? val : train;
             try (BufferedReader in = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
                 String line;
                 int ln = 0;

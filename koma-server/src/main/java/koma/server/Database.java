@@ -588,42 +588,38 @@ final class Database implements AutoCloseable {
      * between its commits.
      */
     void transaction(Work w) {
-        if (sqlite) {
-            query(c -> {
-                try (java.sql.Statement st = c.createStatement()) {
+        query(c -> {
+            try (java.sql.Statement st = c.createStatement()) {
+                if (sqlite) {
                     st.execute("BEGIN IMMEDIATE");
-                    try {
-                        w.run(c);
+                } else {
+                    c.setAutoCommit(false);
+                }
+                try {
+                    w.run(c);
+                    if (sqlite) {
                         st.execute("COMMIT");
-                    } catch (SQLException | RuntimeException | Error e) {
-                        // an Error too: the connection goes back to the pool, which sees auto-commit and would
-                        // leave the transaction, and its write lock, open
-                        try {
+                    } else {
+                        c.commit();
+                    }
+                } catch (SQLException | RuntimeException | Error e) {
+                    // an Error too: on SQLite the connection would go back to the pool with the transaction, and its
+                    // write lock, open; on PostgreSQL the return to auto-commit below would commit the half-done work
+                    try {
+                        if (sqlite) {
                             st.execute("ROLLBACK");
-                        } catch (SQLException r) {
-                            e.addSuppressed(r);
+                        } else {
+                            c.rollback();
                         }
-                        throw e;
+                    } catch (SQLException r) {
+                        e.addSuppressed(r);
+                    }
+                    throw e;
+                } finally {
+                    if (!sqlite) {
+                        c.setAutoCommit(true);
                     }
                 }
-            });
-            return;
-        }
-        query(c -> {
-            c.setAutoCommit(false);
-            try {
-                w.run(c);
-                c.commit();
-            } catch (SQLException | RuntimeException | Error e) {
-                // an Error too: the finally's return to auto-commit would commit the half-done work
-                try {
-                    c.rollback();
-                } catch (SQLException r) {
-                    e.addSuppressed(r);
-                }
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
         });
     }

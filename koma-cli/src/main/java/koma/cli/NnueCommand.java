@@ -375,12 +375,13 @@ public final class NnueCommand implements Runnable {
             double exported = t.exportedLoss(d[1]);
             System.out.printf("the exported net's validation loss %.6f (int16 weights read back)%n", exported);
             t.saveCheckpoint(Path.of(out + ".ckpt"));
-            t.quantise().write(Path.of(out + ".nnue"));
+            Network net = t.quantise();
+            net.write(Path.of(out + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
                             + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%s%ntraining: %d epochs, batch %d, lr %s, "
                             + "gamma %s, lambda %s, seed %d, K %.4f%s%s%s, %d s%nbest validation loss: %.6f (the hand-written "
                             + "evaluation's: %.6f; the exported int16 net's: %.6f)%n",
-                    rs.id, data, files.size(), d[0].size(), d[1].size(), t.quantise().inputs, hidden, Network.QA,
+                    rs.id, data, files.size(), d[0].size(), d[1].size(), net.inputs, hidden, Network.QA,
                     Network.QB, fs.kingFiles, fs.kingRanks, fs.kingWindow > 0 ? ", king window " + fs.kingWindow : "",
                     epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
                     mirror ? ", training positions mirrored too" : "",

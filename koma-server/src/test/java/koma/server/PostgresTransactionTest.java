@@ -1,10 +1,5 @@
 package koma.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
-import java.sql.ResultSet;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,27 +9,9 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresTransactionTest {
     @Test
-    void anErrorInsideATransactionRollsItBack() throws Exception {
+    void failedWorkIsRolledBack() throws Exception {
         try (Database db = new Database(PgCluster.urlOrSkip())) {
-            db.transaction(c -> c.createStatement().execute("CREATE TABLE tx_probe (n INTEGER)"));
-            AssertionError thrown = assertThrows(AssertionError.class, () -> db.transaction(c -> {
-                c.createStatement().execute("INSERT INTO tx_probe VALUES (1)");
-                throw new AssertionError("inside the transaction");
-            }));
-            assertEquals("inside the transaction", thrown.getMessage());
-            IllegalStateException failed = assertThrows(IllegalStateException.class, () -> db.transaction(c -> {
-                c.createStatement().execute("INSERT INTO tx_probe VALUES (2)");
-                throw new IllegalStateException("an exception");
-            }));
-            assertEquals("an exception", failed.getMessage());
-            db.transaction(c -> c.createStatement().execute("INSERT INTO tx_probe VALUES (3)"));
-            db.transaction(c -> {
-                try (ResultSet rs = c.createStatement().executeQuery("SELECT n FROM tx_probe ORDER BY n")) {
-                    rs.next();
-                    assertEquals(3, rs.getInt(1), "only the committed row");
-                    org.junit.jupiter.api.Assertions.assertFalse(rs.next(), "the rolled-back rows are gone");
-                }
-            });
+            RollbackCheck.failedWorkIsRolledBack(db, db, "tx_probe");
         }
     }
 }

@@ -83,13 +83,21 @@ public final class Trainer {
         short[] count = new short[1 << 16];
         short[] score = new short[1 << 16];
         byte[] result = new byte[1 << 16];
-        /** The hand-written evaluation of each position (side to move, clipped as the score), held-out data only. */
-        short[] teacher = new short[1 << 16];
-        boolean hasTeacher;
+        /**
+         * The hand-written evaluation of each position (side to move, clipped as the score); held-out data only,
+         * null for training data (see {@link #withTeacher}).
+         */
+        short[] teacher;
         int size;
         private char[] chunk = new char[1 << 20];
         private int chunkUsed;
         private int[] chunkOf = new int[1 << 16];
+
+        /** Makes this data keep the hand-written evaluation of each position added from now on. */
+        Data withTeacher() {
+            teacher = new short[start.length];
+            return this;
+        }
 
         void add(int[] us, int[] them, int n, int sc, double res) {
             add(us, them, n, sc, res, 0);
@@ -98,7 +106,9 @@ public final class Trainer {
         void add(int[] us, int[] them, int n, int sc, double res, int teacherScore) {
             if (size == start.length) {
                 int m = size * 2;
-                teacher = java.util.Arrays.copyOf(teacher, m);
+                if (teacher != null) {
+                    teacher = java.util.Arrays.copyOf(teacher, m);
+                }
                 start = java.util.Arrays.copyOf(start, m);
                 count = java.util.Arrays.copyOf(count, m);
                 score = java.util.Arrays.copyOf(score, m);
@@ -119,7 +129,9 @@ public final class Trainer {
             count[size] = (short) n;
             score[size] = (short) Math.max(-MAX_SCORE, Math.min(MAX_SCORE, sc));
             result[size] = (byte) Math.round(res * 2);
-            teacher[size] = (short) Math.max(-MAX_SCORE, Math.min(MAX_SCORE, teacherScore));
+            if (teacher != null) {
+                teacher[size] = (short) Math.max(-MAX_SCORE, Math.min(MAX_SCORE, teacherScore));
+            }
             chunkUsed += 2 * n;
             size++;
         }
@@ -222,8 +234,7 @@ public final class Trainer {
 
     /** Reads the shards of {@code dirs} into training and held-out data. */
     public Data[] load(List<Path> files, Consumer<String> log) throws IOException {
-        Data train = new Data(), val = new Data();
-        val.hasTeacher = true;
+        Data train = new Data(), val = new Data().withTeacher();
         koma.engine.Evaluation teacher = new koma.engine.Evaluation(rs);
         int[] us = new int[maxFeatures()], them = new int[maxFeatures()];
         int[] moves = s.mirror() ? Position.start(rs).newMoveBuffer() : null;
@@ -638,7 +649,7 @@ public final class Trainer {
      * worse than the static evaluation it learns from does. NaN for data without the teacher's scores (training data).
      */
     public double teacherLoss(Data d) {
-        if (!d.hasTeacher) {
+        if (d.teacher == null) {
             return Double.NaN;
         }
         double sum = 0;
@@ -817,21 +828,33 @@ public final class Trainer {
             out.writeInt(n);
             out.writeInt(h);
             out.writeDouble(k);
-            for (float[] a : new float[][]{w, b, ow}) {
-                for (float x : a) {
-                    out.writeFloat(x);
-                }
-            }
+            writeFloats(out, w, b, ow);
             out.writeFloat(ob);
             out.writeInt(calibrated() ? meanActivation.length : 0);
             if (calibrated()) {
                 out.writeBoolean(activationCovariance != null);
-                for (float[] a : activationCovariance != null ? new float[][]{meanActivation, meanSlope,
-                        activationCovariance} : new float[][]{meanActivation, meanSlope}) {
-                    for (float x : a) {
-                        out.writeFloat(x);
-                    }
+                writeFloats(out, meanActivation, meanSlope);
+                if (activationCovariance != null) {
+                    writeFloats(out, activationCovariance);
                 }
+            }
+        }
+    }
+
+    /** Writes the arrays' floats one after another; {@link #readFloats} reads them back into arrays of the same sizes. */
+    private static void writeFloats(DataOutputStream out, float[]... arrays) throws IOException {
+        for (float[] a : arrays) {
+            for (float x : a) {
+                out.writeFloat(x);
+            }
+        }
+    }
+
+    /** Fills the arrays, in order, with floats written by {@link #writeFloats}. */
+    private static void readFloats(DataInputStream in, float[]... arrays) throws IOException {
+        for (float[] a : arrays) {
+            for (int i = 0; i < a.length; i++) {
+                a[i] = in.readFloat();
             }
         }
     }
@@ -878,11 +901,7 @@ public final class Trainer {
                 throw new IOException(file + ": made for another input layout of " + rs.id);
             }
             t.k = in.readDouble();
-            for (float[] a : new float[][]{t.w, t.b, t.ow}) {
-                for (int i = 0; i < a.length; i++) {
-                    a[i] = in.readFloat();
-                }
-            }
+            readFloats(in, t.w, t.b, t.ow);
             t.ob = in.readFloat();
             buffered.mark(1);
             if (buffered.read() >= 0) { // checkpoints written before calibration end at the output bias
@@ -895,11 +914,9 @@ public final class Trainer {
                     t.meanActivation = new float[m];
                     t.meanSlope = new float[m];
                     t.activationCovariance = in.readBoolean() ? new float[m * m] : null;
-                    for (float[] a : t.activationCovariance != null ? new float[][]{t.meanActivation, t.meanSlope,
-                            t.activationCovariance} : new float[][]{t.meanActivation, t.meanSlope}) {
-                        for (int i = 0; i < a.length; i++) {
-                            a[i] = in.readFloat();
-                        }
+                    readFloats(in, t.meanActivation, t.meanSlope);
+                    if (t.activationCovariance != null) {
+                        readFloats(in, t.activationCovariance);
                     }
                 }
             }

@@ -261,7 +261,7 @@ public final class Trainer {
                     features(pos, stm ^ 1, them);
                     int score = Integer.parseInt(p[2]);
                     double result = Double.parseDouble(p[1]);
-                    d.add(us, them, cnt, score, result, d == val ? teacher.evaluate(pos) : 0);
+                    d.add(us, them, cnt, score, result, d.teacher != null ? teacher.evaluate(pos) : 0);
                     if (s.mirror() && d == train) {
                         Position m;
                         try {

@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import koma.rules.Position;
 import koma.rules.RuleSet;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -67,6 +71,51 @@ class XBoardClientTest {
             }
             assertTrue(g.moves().size() > 10, engine + " played too few moves: " + g.result());
             assertTrue(g.moveTimesMs().stream().allMatch(t -> t < 1800), engine + " overran: " + g.moveTimesMs());
+        }
+    }
+
+    /**
+     * HaChu plays Wa shogi with Chu shogi's "promote on entry" rule unless told otherwise: a non-capture may promote
+     * only when it enters the zone. RULES.md 3.4 lets any move that starts in, ends in or stays within the zone
+     * promote, so HaChu refused two of Koma's legal promotions in stop 52 (hachu-wa-promotions.txt) and the match
+     * scored them as HaChu's crashes. With {@code Promote on entry=0} HaChu takes both and answers with a move; with
+     * its default it refuses them, which shows the option is what makes the difference.
+     */
+    @Test
+    void hachuTakesWaPromotionsWithPromoteOnEntryOff() throws Exception {
+        String hachu = "/usr/games/hachu";
+        Assumptions.assumeTrue(Files.isExecutable(Path.of(hachu)), hachu + " is not installed");
+        RuleSet rs = RuleSet.of("washogi");
+        Path file = Path.of(XBoardClientTest.class.getResource("/hachu-wa-promotions.txt").toURI());
+        List<Opening> games = Opening.readFile(rs, file);
+        assertEquals(2, games.size());
+        for (String line : Files.readAllLines(file)) {
+            if (line.startsWith("#")) {
+                continue;
+            }
+            List<String> moves = Arrays.asList(line.substring(line.indexOf("moves ") + 6).split(" "));
+            assertTrue(moves.get(moves.size() - 1).endsWith("+"), "each game ends with Koma's promotion");
+            int side = (Position.start(rs).sideToMove() + moves.size()) % 2;
+            for (boolean off : new boolean[] {true, false}) {
+                List<Map.Entry<String, String>> options = new ArrayList<>(List.of(Map.entry("memory", "32"),
+                        Map.entry("Allow repeats", "1")));
+                if (off) {
+                    options.add(Map.entry("Promote on entry", "0"));
+                }
+                EngineConfig config = new EngineConfig(hachu, EngineConfig.Protocol.XBOARD, null, options);
+                try (EngineClient c = EngineClient.start(config, rs)) {
+                    c.newGame();
+                    Reply r = c.think(new ThinkRequest(Position.start(rs), true, moves, moves, side,
+                            TimeControl.moveTime(200), new long[] {200, 200}), 5000);
+                    String last = moves.get(moves.size() - 1);
+                    if (off) {
+                        assertEquals(Reply.Kind.MOVE, r.kind(), last + " with Promote on entry=0: " + r);
+                    } else {
+                        assertEquals(Reply.Kind.CRASH, r.kind(), last + " with HaChu's default: " + r);
+                        assertTrue(r.detail().contains("Illegal move"), r.detail());
+                    }
+                }
+            }
         }
     }
 }

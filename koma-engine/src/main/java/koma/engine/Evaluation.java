@@ -341,8 +341,9 @@ public final class Evaluation {
 
     /**
      * The terms the rule set adds to a learned net's output (its {@code net KEY = W} weights) as an evaluation with
-     * every other weight 0, or null when it names none. Throws IllegalArgumentException naming a key that is not a
-     * single-key term of this rule set.
+     * every other weight 0, or null when it names none. Its terms still weigh pieces by this evaluation's values (the
+     * material mop-up compares, the phase, which piece is worth less): only the score leaves material to the net.
+     * Throws IllegalArgumentException naming a key that is not a single-key term of this rule set.
      */
     public Evaluation netTerms() {
         if (netGiven.isEmpty()) {
@@ -360,7 +361,9 @@ public final class Evaluation {
             }
             only.put(e.getKey(), e.getValue());
         }
-        return new Evaluation(rs, only);
+        Evaluation terms = new Evaluation(rs, only);
+        terms.x.setValues(value);
+        return terms;
     }
 
     /** Material value of a piece type (0 for the royal piece). */

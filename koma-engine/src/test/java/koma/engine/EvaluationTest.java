@@ -188,6 +188,24 @@ class EvaluationTest {
                 () -> new Evaluation(rs, Map.of("net scarcity", 5)).netTerms());
     }
 
+    /**
+     * A net term that compares material still weighs the pieces by the rule set's values, though the net's terms
+     * score no material themselves: with {@code net mop-up = 10}, Wa shogi's bare-king ending of
+     * EvaluationTermsTest#mopUpDrivesTheBareKingToTheEdge (mop-up coefficient -8 for the side to move, counted by
+     * hand there) scores 10 x -8 = -80. Until stop 53 the net's terms saw every piece worth 0, so no side was ever
+     * far ahead and this was 0.
+     */
+    @Test
+    void netMopUpWeighsPiecesByTheirValues() {
+        RuleSet rs = RuleSet.of("washogi");
+        Map<String, Integer> w = new LinkedHashMap<>(new Evaluation(rs).weights());
+        w.put("net mop-up", 10);
+        Evaluation terms = new Evaluation(rs, w).netTerms();
+        Position bare = Position.fromFen(rs, "11/11/11/2K2+odu3/2X4k3/5+p1+p3/11/11/11/11/11 w - - 42 257");
+        assertEquals(-80, terms.evaluate(bare));
+        assertEquals(0, terms.evaluate(Position.start(rs)), "nobody is far ahead at the start");
+    }
+
     /** The coefficient of one weight in a position, from White's side (White to move in every FEN below). */
     private static double coefficient(Evaluation e, Position p, String key) {
         double[] coef = new double[e.keys().size()];

@@ -251,6 +251,26 @@ class SearchTest {
     }
 
     /**
+     * Wa shogi's built-in weights add the mop-up term to its built-in net ({@code net mop-up}): in the bare-king
+     * ending of EvaluationTermsTest#mopUpDrivesTheBareKingToTheEdge, with the bare king's side to move, the built-in
+     * search scores lower at depth 1 than with the same weights minus their {@code net} lines, the net alone.
+     */
+    @Test
+    void waShogiNetDrivesTheBareKing(@TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of("washogi");
+        String fen = "11/11/11/2K2+odu3/2X4k3/5+p1+p3/11/11/11/11/11 w - - 42 257";
+        Search builtIn = new Search(rs, new TranspositionTable(8));
+        assertTrue(builtIn.network() != null, "Wa shogi has a built-in net");
+        int with = builtIn.search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score();
+        String weights = EvalWeights.text("washogi", "eval").orElseThrow().text();
+        assertTrue(weights.contains("net mop-up"), "washogi.eval names net mop-up");
+        Files.writeString(dir.resolve("washogi.eval"), weights.replaceAll("(?m)^net .*$", ""));
+        int without = withEvalDir(dir, () -> new Search(rs, new TranspositionTable(8))
+                .search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score());
+        assertTrue(with < without, "net and mop-up " + with + ", net alone " + without);
+    }
+
+    /**
      * The search's flags in a .search file (continuation history, singular extensions): off by default, 1 turns
      * each on, anything else is refused naming the key.
      */

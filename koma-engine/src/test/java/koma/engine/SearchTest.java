@@ -240,13 +240,10 @@ class SearchTest {
     void netTermsAreAddedToTheNet(@TempDir Path dir) throws Exception {
         RuleSet rs = RuleSet.of("shogi");
         String fen = "7gk/7gs/9/9/4K4/9/9/9/9 b gs 1";
-        Search plain = new Search(rs, new TranspositionTable(8));
-        assertTrue(plain.network() != null, "shogi has a built-in net");
-        int without = plain.search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score();
+        assertTrue(new Search(rs, new TranspositionTable(8)).network() != null, "shogi has a built-in net");
+        int without = depthOneScore(rs, fen);
         String builtIn = EvalWeights.text("shogi", "eval").orElseThrow().text();
-        Files.writeString(dir.resolve("shogi.eval"), builtIn + "\nnet king-danger2 = 400\n");
-        int score = withEvalDir(dir, () -> new Search(rs, new TranspositionTable(8))
-                .search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score());
+        int score = depthOneScoreWith(dir, rs, fen, builtIn + "\nnet king-danger2 = 400\n");
         assertTrue(score <= without - 400, "net " + without + ", net and king-danger2 " + score);
     }
 
@@ -259,14 +256,11 @@ class SearchTest {
     void waShogiNetDrivesTheBareKing(@TempDir Path dir) throws Exception {
         RuleSet rs = RuleSet.of("washogi");
         String fen = "11/11/11/2K2+odu3/2X4k3/5+p1+p3/11/11/11/11/11 w - - 42 257";
-        Search builtIn = new Search(rs, new TranspositionTable(8));
-        assertTrue(builtIn.network() != null, "Wa shogi has a built-in net");
-        int with = builtIn.search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score();
+        assertTrue(new Search(rs, new TranspositionTable(8)).network() != null, "Wa shogi has a built-in net");
+        int with = depthOneScore(rs, fen);
         String weights = EvalWeights.text("washogi", "eval").orElseThrow().text();
         assertTrue(weights.contains("net mop-up"), "washogi.eval names net mop-up");
-        Files.writeString(dir.resolve("washogi.eval"), weights.replaceAll("(?m)^net .*$", ""));
-        int without = withEvalDir(dir, () -> new Search(rs, new TranspositionTable(8))
-                .search(Position.fromFen(rs, fen), Limits.depth(1), new TimeManager(0), null).score());
+        int without = depthOneScoreWith(dir, rs, fen, weights.replaceAll("(?m)^net .*$", ""));
         assertTrue(with < without, "net and mop-up " + with + ", net alone " + without);
     }
 
@@ -524,6 +518,18 @@ class SearchTest {
     /** A test's work that may throw, for {@link #withEvalDir}. */
     private interface Work<T> {
         T run() throws Exception;
+    }
+
+    /** The score of a fresh search (the weights then in force) of the position to depth 1. */
+    private static int depthOneScore(RuleSet rs, String fen) {
+        return new Search(rs, new TranspositionTable(8)).search(Position.fromFen(rs, fen), Limits.depth(1),
+                new TimeManager(0), null).score();
+    }
+
+    /** {@link #depthOneScore} with the rule set's .eval file replaced by {@code evalText}, written into {@code dir}. */
+    private static int depthOneScoreWith(Path dir, RuleSet rs, String fen, String evalText) throws Exception {
+        Files.writeString(dir.resolve(rs.id + ".eval"), evalText);
+        return withEvalDir(dir, () -> depthOneScore(rs, fen));
     }
 
     /**

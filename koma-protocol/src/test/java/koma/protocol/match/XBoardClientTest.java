@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import koma.rules.Position;
 import koma.rules.RuleSet;
+import koma.rules.notation.MoveNotation;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * protocols must agree on every move), and Sjaak II and HaChu from Debian in Wa shogi when they are installed.
  */
 class XBoardClientTest {
+    /** HaChu's hash size, and its permission to repeat positions, which Wa shogi allows and HaChu otherwise refuses. */
+    static final List<Map.Entry<String, String>> HACHU_OPTIONS = List.of(Map.entry("memory", "32"),
+            Map.entry("Allow repeats", "1"));
+
     static EngineConfig xboard(String name) {
         return new EngineConfig(TestEngineMain.command("xboard"), EngineConfig.Protocol.XBOARD, name, List.of());
     }
@@ -53,9 +57,8 @@ class XBoardClientTest {
             Assumptions.assumeTrue(Files.isExecutable(Path.of(engine)), engine + " is not installed");
             // a real time per move: at a fixed depth of 2, HaChu (a king-capture engine) can leave its king in check;
             // HaChu also refuses repetitions unless told to allow them
-            List<java.util.Map.Entry<String, String>> options = engine.endsWith("hachu")
-                    ? List.of(java.util.Map.entry("memory", "32"), java.util.Map.entry("Allow repeats", "1"))
-                    : List.of(java.util.Map.entry("memory", "32"));
+            List<Map.Entry<String, String>> options = engine.endsWith("hachu") ? HACHU_OPTIONS
+                    : List.of(Map.entry("memory", "32"));
             EngineConfig other = new EngineConfig(engine, EngineConfig.Protocol.XBOARD, null, options);
             Match.Config config = new Match.Config(rs, MatchTest.koma(rs, "Koma"), other, 1, TimeControl.moveTime(300),
                     1500, 40, 1, Opening.random(rs, 2, 1, 7), null, null, null, "test");
@@ -88,24 +91,25 @@ class XBoardClientTest {
         RuleSet rs = RuleSet.of("washogi");
         Path file = Path.of(XBoardClientTest.class.getResource("/hachu-wa-promotions.txt").toURI());
         // readFile plays every move through Koma's rules, so both refused promotions are legal there
-        assertEquals(2, Opening.readFile(rs, file).size());
-        for (String line : Files.readAllLines(file)) {
-            if (line.startsWith("#")) {
-                continue;
+        List<Opening> games = Opening.readFile(rs, file);
+        assertEquals(2, games.size());
+        for (Opening game : games) {
+            Position pos = game.root().copy();
+            List<String> moves = new ArrayList<>();
+            for (int m : game.moves()) {
+                moves.add(MoveNotation.format(pos, m, MoveNotation.Style.UCI));
+                pos.doMove(m);
             }
-            List<String> moves = Arrays.asList(line.substring(line.indexOf("moves ") + 6).split(" "));
             assertTrue(moves.get(moves.size() - 1).endsWith("+"), "each game ends with Koma's promotion");
-            int side = (Position.start(rs).sideToMove() + moves.size()) % 2;
             for (boolean off : new boolean[] {true, false}) {
-                List<Map.Entry<String, String>> options = new ArrayList<>(List.of(Map.entry("memory", "32"),
-                        Map.entry("Allow repeats", "1")));
+                List<Map.Entry<String, String>> options = new ArrayList<>(HACHU_OPTIONS);
                 if (off) {
                     options.add(Map.entry("Promote on entry", "0"));
                 }
                 EngineConfig config = new EngineConfig(hachu, EngineConfig.Protocol.XBOARD, null, options);
                 try (EngineClient c = EngineClient.start(config, rs)) {
                     c.newGame();
-                    Reply r = c.think(new ThinkRequest(Position.start(rs), true, moves, moves, side,
+                    Reply r = c.think(new ThinkRequest(game.root(), game.fromStart(), moves, moves, pos.sideToMove(),
                             TimeControl.moveTime(200), new long[] {200, 200}), 5000);
                     String last = moves.get(moves.size() - 1);
                     if (off) {

@@ -86,6 +86,11 @@ public final class MatchCommand implements Callable<Integer> {
             + "differs from engine 1's (node odds, e.g. a strong engine at a quarter of the nodes).")
     Long nodes2;
 
+    @Option(names = "--movetime2", paramLabel = "MS", description = "With --movetime: engine 2's time per move when "
+            + "it differs from engine 1's (time odds; also for an engine whose own time keeping spends a fraction of "
+            + "the time it is given, as HaChu does with a one-move clock).")
+    Long movetime2;
+
     @Option(names = "--move-timeout", paramLabel = "MS", defaultValue = "60000",
             description = "With --depth or --nodes: a move taking longer loses on time. Default: ${DEFAULT-VALUE}.")
     long moveTimeout;
@@ -157,7 +162,15 @@ public final class MatchCommand implements Callable<Integer> {
         if (nodes2 != null && nodes2 < 1) {
             throw new IllegalArgumentException("--nodes2 must be positive, got " + nodes2);
         }
-        TimeControl control2 = nodes2 == null ? null : TimeControl.nodes(nodes2).withMoveTimeout(moveTimeout);
+        if (movetime2 != null && movetime == null) {
+            throw new IllegalArgumentException("--movetime2 gives engine 2's time per move: it needs --movetime for "
+                    + "engine 1's");
+        }
+        if (movetime2 != null && movetime2 < 1) {
+            throw new IllegalArgumentException("--movetime2 must be positive, got " + movetime2);
+        }
+        TimeControl control2 = nodes2 != null ? TimeControl.nodes(nodes2).withMoveTimeout(moveTimeout)
+                : movetime2 != null ? TimeControl.moveTime(movetime2).withMoveTimeout(moveTimeout) : null;
         if (openings != null && randomPlies != null) {
             throw new IllegalArgumentException("give either --openings or --random-plies, not both");
         }

@@ -93,6 +93,9 @@ class MatchCommandTest {
         "--games 2 --depth 2 --random-plies 2 --openings x.txt|either --openings or --random-plies",
         "--games 2 --depth 2 --openings /nonexistent/o.txt|cannot read openings file",
         "--games 2 --depth 2 --kif k.kif|--kif is not written for chess",
+        "--games 2 --depth 2 --movetime2 500|--movetime2 gives engine 2's time per move",
+        "--games 2 --movetime 100 --movetime2 0|--movetime2 must be positive",
+        "--games 2 --nodes 100 --nodes2 50 --movetime2 500|--movetime2 gives engine 2's time per move",
     })
     void badArguments(String args, String message) {
         List<String> argv = new ArrayList<>(List.of("match", "--engine1", "/nonexistent/a", "--engine2", "/nonexistent/b"));

@@ -46,14 +46,16 @@ public final class Match {
 
         /**
          * {@code timeControl2} is engine 2's when it differs from engine 1's {@code timeControl} (null: the same).
-         * Only node odds are supported: both fixed node counts, as cutechess-cli's per-engine {@code nodes=}.
+         * Node odds (both fixed node counts, as cutechess-cli's per-engine {@code nodes=}) and time odds (both fixed
+         * times per move, as its per-engine {@code st=}) are supported.
          */
         public Config {
             if (timeControl2 == null) {
                 timeControl2 = timeControl;
-            } else if (timeControl.kind() != TimeControl.Kind.NODES || timeControl2.kind() != TimeControl.Kind.NODES) {
-                throw new IllegalArgumentException("engine 2's own time control is only for node odds: both must be "
-                        + "fixed node counts, not " + timeControl + " and " + timeControl2);
+            } else if (timeControl.kind() != timeControl2.kind() || (timeControl.kind() != TimeControl.Kind.NODES
+                    && timeControl.kind() != TimeControl.Kind.MOVETIME)) {
+                throw new IllegalArgumentException("engine 2's own time control is for node or time odds: both must be "
+                        + "fixed node counts or both fixed times per move, not " + timeControl + " and " + timeControl2);
             }
             if (games < 1) {
                 throw new IllegalArgumentException("--games must be at least 1, got " + games);

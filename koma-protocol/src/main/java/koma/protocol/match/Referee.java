@@ -135,8 +135,7 @@ public final class Referee {
             byColor[c].gameOver(result.isDraw() ? 0 : result.winner() == c ? 1 : -1);
         }
         return new RefereedGame(round, rs, names, opening.root(), fromStart, moves, comments, times, bookPlies, result,
-                tcByColor[0],
-                opening.source(), started);
+                List.of(tcByColor), opening.source(), started);
     }
 
     /**

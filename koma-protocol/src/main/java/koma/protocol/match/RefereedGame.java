@@ -16,13 +16,18 @@ import koma.rules.notation.MoveNotation;
  * One finished game as the referee saw it: the players by colour (index 0 moved first), the root position, every
  * move from the root (the first {@code bookPlies} from the opening), a comment per move ({@code book}, or the
  * engine's last score/depth and its time, e.g. {@code +0.35/12 0.051s}), the wall time of each move in ms (0 for
- * book moves) and the result. {@link #toRecord} turns it into the rules core's record, which the PGN, KIF and CSA
+ * book moves), the time control of each colour (the same but under node or time odds) and the result. {@link #toRecord} turns it into the rules core's record, which the PGN, KIF and CSA
  * writers take.
  */
 public record RefereedGame(int round, RuleSet rules, List<String> players, Position root, boolean fromStart,
                          List<Integer> moves, List<String> comments, List<Long> moveTimesMs, int bookPlies,
-                         GameResult result, TimeControl timeControl, String openingSource, ZonedDateTime started) {
+                         GameResult result, List<TimeControl> timeControls, String openingSource,
+                           ZonedDateTime started) {
     public RefereedGame {
+        timeControls = List.copyOf(timeControls);
+        if (timeControls.size() != 2) {
+            throw new IllegalArgumentException("a time control per colour, got " + timeControls.size());
+        }
         players = List.copyOf(players);
         root = root.copy();
         moves = List.copyOf(moves);
@@ -42,7 +47,8 @@ public record RefereedGame(int round, RuleSet rules, List<String> players, Posit
     /**
      * The game as a record for {@link koma.rules.notation.Pgn}, {@link koma.rules.notation.Kif} and
      * {@link koma.rules.notation.Csa}: tags {@code Event}, {@code Site}, {@code Date}, {@code Time}, {@code Round},
-     * {@code White}, {@code Black}, {@code TimeControl}, {@code PlyCount}, {@code Termination} (the referee's label)
+     * {@code White}, {@code Black}, {@code TimeControl} (under odds {@code WhiteTimeControl} and
+     * {@code BlackTimeControl} instead, as cutechess-cli writes them), {@code PlyCount}, {@code Termination} (the referee's label)
      * and {@code Opening} when the game left from a book; the engines' comments; the referee's reason as the closing
      * comment; the move times.
      */
@@ -55,7 +61,12 @@ public record RefereedGame(int round, RuleSet rules, List<String> players, Posit
         tags.put("White", players.get(0));
         tags.put("Black", players.get(1));
         tags.put("Time", started.format(DateTimeFormatter.ofPattern("HH:mm:ss")));
-        tags.put("TimeControl", timeControl.pgnTag());
+        if (timeControls.get(0).equals(timeControls.get(1))) {
+            tags.put("TimeControl", timeControls.get(0).pgnTag());
+        } else {
+            tags.put("WhiteTimeControl", timeControls.get(0).pgnTag());
+            tags.put("BlackTimeControl", timeControls.get(1).pgnTag());
+        }
         tags.put("PlyCount", String.valueOf(moves.size()));
         tags.put("Termination", result.termination());
         if (bookPlies > 0 || !openingSource.equals("startpos")) {

@@ -12,9 +12,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.ToLongBiFunction;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,6 +124,20 @@ class MatchTest {
         assertTrue(run.output().contains(s.stats().scoreLine("Koma-A", "Koma-B") + "\nElo difference: "), run.output());
     }
 
+    /** A value of every engine move (not book) the named player made in the run's games. */
+    private static List<Long> byPlayer(Run run, String player, ToLongBiFunction<RefereedGame, Integer> value) {
+        List<Long> out = new ArrayList<>();
+        for (RefereedGame g : run.summary().games()) {
+            for (int i = g.bookPlies(); i < g.moves().size(); i++) {
+                if (g.players().get(i % 2).equals(player)) {
+                    out.add(value.applyAsLong(g, i));
+                }
+            }
+        }
+        assertFalse(out.isEmpty(), player + " made no move");
+        return out;
+    }
+
     /**
      * Node odds: engine 2 searches 100,000 nodes a move, engine 1 300, in both colours; so every move of engine 2 is
      * searched deeper than every move of engine 1 (the depth each reported, in the move's comment "+0.35/12 0.051s").
@@ -133,22 +149,39 @@ class MatchTest {
                 16, 1, Opening.random(rs, 4, 3, 1), null, null, null, "test", TimeControl.nodes(100_000));
         Run run = run(config);
         assertTrue(run.output().contains("nodes 300 against nodes 100000"), run.output());
-        int fewMax = 0, manyMin = Integer.MAX_VALUE;
-        for (RefereedGame g : run.summary().games()) {
-            for (int i = g.bookPlies(); i < g.moves().size(); i++) {
-                String c = g.comments().get(i);
-                int depth = Integer.parseInt(c.substring(c.indexOf('/') + 1, c.indexOf(' ')));
-                boolean many = g.players().get(i % 2).equals("Many");
-                if (many) {
-                    manyMin = Math.min(manyMin, depth);
-                } else {
-                    fewMax = Math.max(fewMax, depth);
-                }
-            }
-        }
+        ToLongBiFunction<RefereedGame, Integer> depth = (g, i) -> {
+            String c = g.comments().get(i);
+            return Long.parseLong(c.substring(c.indexOf('/') + 1, c.indexOf(' ')));
+        };
+        long fewMax = Collections.max(byPlayer(run, "Few", depth));
+        long manyMin = Collections.min(byPlayer(run, "Many", depth));
         assertTrue(manyMin > fewMax, "depths: engine 2 from " + manyMin + ", engine 1 up to " + fewMax);
         assertThrows(IllegalArgumentException.class, () -> new Match.Config(rs, koma(rs, "A"), koma(rs, "B"), 2,
                 TimeControl.depth(3), 50, 16, 1, null, null, null, null, "test", TimeControl.nodes(1000)));
+    }
+
+    /**
+     * Time odds: engine 2 at eight times engine 1's time per move takes longer over every move than engine 1 over
+     * any, and the PGN names each colour's control (cutechess-cli's WhiteTimeControl and BlackTimeControl).
+     */
+    @Test
+    void timeOdds(@TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        Path pgn = dir.resolve("odds.pgn");
+        Match.Config config = new Match.Config(rs, koma(rs, "Fast"), koma(rs, "Slow"), 2, TimeControl.moveTime(50), 500,
+                12, 1, Opening.random(rs, 4, 5, 1), pgn, null, null, "test", TimeControl.moveTime(400));
+        Run run = run(config);
+        assertTrue(run.output().contains("0.05/move against 0.4/move"), run.output());
+        ToLongBiFunction<RefereedGame, Integer> time = (g, i) -> g.moveTimesMs().get(i);
+        long fastMax = Collections.max(byPlayer(run, "Fast", time));
+        long slowMin = Collections.min(byPlayer(run, "Slow", time));
+        assertTrue(slowMin > fastMax, "move times: engine 2 from " + slowMin + " ms, engine 1 up to " + fastMax);
+        String text = Files.readString(pgn);
+        assertTrue(text.contains("[WhiteTimeControl \"0.05/move\"]\n[BlackTimeControl \"0.4/move\"]"), text);
+        assertTrue(text.contains("[WhiteTimeControl \"0.4/move\"]\n[BlackTimeControl \"0.05/move\"]"), text);
+        assertFalse(text.contains("[TimeControl "), text);
+        assertThrows(IllegalArgumentException.class, () -> new Match.Config(rs, koma(rs, "A"), koma(rs, "B"), 2,
+                TimeControl.moveTime(100), 50, 16, 1, null, null, null, null, "test", TimeControl.nodes(1000)));
     }
 
     /** Clocks: a Fischer clock in chess (UCI) and byoyomi in shogi (USI), a few moves each, nobody flags. */

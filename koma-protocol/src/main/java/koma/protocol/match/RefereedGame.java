@@ -16,13 +16,13 @@ import koma.rules.notation.MoveNotation;
  * One finished game as the referee saw it: the players by colour (index 0 moved first), the root position, every
  * move from the root (the first {@code bookPlies} from the opening), a comment per move ({@code book}, or the
  * engine's last score/depth and its time, e.g. {@code +0.35/12 0.051s}), the wall time of each move in ms (0 for
- * book moves), the time control of each colour (the same but under node or time odds) and the result. {@link #toRecord} turns it into the rules core's record, which the PGN, KIF and CSA
- * writers take.
+ * book moves), the time control of each colour (the same but under node or time odds) and the result.
+ * {@link #toRecord} turns it into the rules core's record, which the PGN, KIF and CSA writers take.
  */
 public record RefereedGame(int round, RuleSet rules, List<String> players, Position root, boolean fromStart,
                          List<Integer> moves, List<String> comments, List<Long> moveTimesMs, int bookPlies,
                          GameResult result, List<TimeControl> timeControls, String openingSource,
-                           ZonedDateTime started) {
+                         ZonedDateTime started) {
     public RefereedGame {
         timeControls = List.copyOf(timeControls);
         if (timeControls.size() != 2) {
@@ -48,9 +48,9 @@ public record RefereedGame(int round, RuleSet rules, List<String> players, Posit
      * The game as a record for {@link koma.rules.notation.Pgn}, {@link koma.rules.notation.Kif} and
      * {@link koma.rules.notation.Csa}: tags {@code Event}, {@code Site}, {@code Date}, {@code Time}, {@code Round},
      * {@code White}, {@code Black}, {@code TimeControl} (under odds {@code WhiteTimeControl} and
-     * {@code BlackTimeControl} instead, as cutechess-cli writes them), {@code PlyCount}, {@code Termination} (the referee's label)
-     * and {@code Opening} when the game left from a book; the engines' comments; the referee's reason as the closing
-     * comment; the move times.
+     * {@code BlackTimeControl} instead, as cutechess-cli writes them), {@code PlyCount}, {@code Termination} (the
+     * referee's label) and {@code Opening} when the game left from a book; the engines' comments; the referee's
+     * reason as the closing comment; the move times.
      */
     public koma.rules.notation.GameRecord toRecord(String event) {
         Map<String, String> tags = new LinkedHashMap<>();

@@ -164,7 +164,8 @@ class MatchPartsTest {
         int e4 = MoveNotation.parseUci(p, "e2e4");
         RefereedGame g = new RefereedGame(3, rs, List.of("A", "B \"quoted\""), o.root(), false,
                 List.of(o.moves().get(0), e4), java.util.Arrays.asList("book", "+0.50/3 0.010s"), List.of(0L, 10L), 1,
-                new GameResult(GameResult.DRAW, GameResult.ADJUDICATION, "draw: test"), List.of(TimeControl.depth(3), TimeControl.depth(3)), "t",
+                new GameResult(GameResult.DRAW, GameResult.ADJUDICATION, "draw: test"),
+                List.of(TimeControl.depth(3), TimeControl.depth(3)), "t",
                 ZonedDateTime.now());
         String text = Pgn.format(g.toRecord("ev"));
         assertTrue(text.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]"), text);
@@ -209,7 +210,8 @@ class MatchPartsTest {
         moves.add(drop);
         RefereedGame g = new RefereedGame(1, rs, List.of("Sente", "Gote"), o.root(), false, moves,
                 List.of("book", "book", "book", "+0.10/5 1.500s"), List.of(0L, 0L, 0L, 1500L), 3,
-                new GameResult(1, GameResult.RESIGNATION, "Sente resigns"), List.of(TimeControl.byoyomi(0, 2000), TimeControl.byoyomi(0, 2000)), "t",
+                new GameResult(1, GameResult.RESIGNATION, "Sente resigns"),
+                List.of(TimeControl.byoyomi(0, 2000), TimeControl.byoyomi(0, 2000)), "t",
                 ZonedDateTime.now());
         String k = Kif.format(g.toRecord("ev"));
         assertTrue(k.contains("後手番"), k);

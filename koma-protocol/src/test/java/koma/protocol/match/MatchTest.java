@@ -168,8 +168,8 @@ class MatchTest {
     void timeOdds(@TempDir Path dir) throws Exception {
         RuleSet rs = RuleSet.of("chess");
         Path pgn = dir.resolve("odds.pgn");
-        Match.Config config = new Match.Config(rs, koma(rs, "Fast"), koma(rs, "Slow"), 2, TimeControl.moveTime(50), 500,
-                12, 1, Opening.random(rs, 4, 5, 1), pgn, null, null, "test", TimeControl.moveTime(400));
+        Match.Config config = new Match.Config(rs, koma(rs, "Fast"), koma(rs, "Slow"), 2, TimeControl.moveTime(50),
+                500, 12, 1, Opening.random(rs, 4, 5, 1), pgn, null, null, "test", TimeControl.moveTime(400));
         Run run = run(config);
         assertTrue(run.output().contains("0.05/move against 0.4/move"), run.output());
         ToLongBiFunction<RefereedGame, Integer> time = (g, i) -> g.moveTimesMs().get(i);

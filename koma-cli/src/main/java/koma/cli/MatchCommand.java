@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.LongFunction;
 
 import koma.protocol.match.EngineConfig;
 import koma.protocol.match.Match;
@@ -156,21 +157,10 @@ public final class MatchCommand implements Callable<Integer> {
                 : depth != null ? TimeControl.depth(depth)
                 : TimeControl.nodes(nodes);
         control = control.withMoveTimeout(moveTimeout);
-        if (nodes2 != null && nodes == null) {
-            throw new IllegalArgumentException("--nodes2 gives engine 2's node count: it needs --nodes for engine 1's");
-        }
-        if (nodes2 != null && nodes2 < 1) {
-            throw new IllegalArgumentException("--nodes2 must be positive, got " + nodes2);
-        }
-        if (movetime2 != null && movetime == null) {
-            throw new IllegalArgumentException("--movetime2 gives engine 2's time per move: it needs --movetime for "
-                    + "engine 1's");
-        }
-        if (movetime2 != null && movetime2 < 1) {
-            throw new IllegalArgumentException("--movetime2 must be positive, got " + movetime2);
-        }
-        TimeControl control2 = nodes2 != null ? TimeControl.nodes(nodes2).withMoveTimeout(moveTimeout)
-                : movetime2 != null ? TimeControl.moveTime(movetime2).withMoveTimeout(moveTimeout) : null;
+        TimeControl nodeOdds = odds("--nodes2", nodes2, "node count", "--nodes", nodes, TimeControl::nodes);
+        TimeControl timeOdds = odds("--movetime2", movetime2, "time per move", "--movetime", movetime,
+                TimeControl::moveTime);
+        TimeControl control2 = nodeOdds != null ? nodeOdds : timeOdds;
         if (openings != null && randomPlies != null) {
             throw new IllegalArgumentException("give either --openings or --random-plies, not both");
         }
@@ -193,6 +183,25 @@ public final class MatchCommand implements Callable<Integer> {
                 test, event, control2);
         new Match(config, System.out).run();
         return 0;
+    }
+
+    /**
+     * Engine 2's own control from an odds option ({@code --nodes2}, {@code --movetime2}), or null when it is not
+     * given: it needs engine 1's option of the same kind ({@code base}) and a positive value.
+     */
+    private TimeControl odds(String flag, Long value, String what, String baseFlag, Long base,
+                             LongFunction<TimeControl> kind) {
+        if (value == null) {
+            return null;
+        }
+        if (base == null) {
+            throw new IllegalArgumentException(flag + " gives engine 2's " + what + ": it needs " + baseFlag
+                    + " for engine 1's");
+        }
+        if (value < 1) {
+            throw new IllegalArgumentException(flag + " must be positive, got " + value);
+        }
+        return kind.apply(value).withMoveTimeout(moveTimeout);
     }
 
     private static EngineConfig engine(String flag, String command, String proto, EngineConfig.Protocol dflt,

@@ -302,7 +302,9 @@ public final class NnueCommand implements Runnable {
         @Option(names = "--init", paramLabel = "NET",
                 description = "Start from this net instead of random weights (a warm start): a net file, or 'builtin' "
                         + "for the rule set's built-in net. Its layout must be this one's, or the plain one when "
-                        + "--king-window adds a window (whose inputs then start at 0).")
+                        + "--king-window adds a window (whose inputs then start at 0); or a plain net of another rule "
+                        + "set on the same board with the same pieces and no hands (Wa shogi's for Wa shogi with "
+                        + "drops), whose piece weights then start this net's, the hand features at 0.")
         String init;
 
         @Option(names = "--bucket-decay", defaultValue = "0",
@@ -352,7 +354,7 @@ public final class NnueCommand implements Runnable {
             t.setWeightDecay(weightDecay);
             if (init != null) {
                 t.initFrom(init.equals("builtin") ? Network.builtIn(rs).orElseThrow(() -> new IllegalArgumentException(
-                        "--init builtin: " + rs.id + " has no built-in net")) : Network.read(Path.of(init), rs));
+                        "--init builtin: " + rs.id + " has no built-in net")) : Network.read(Path.of(init)));
             }
             Trainer.Data[] d = t.load(files, System.out::println);
             double fitted = t.fitK(d[0]);

@@ -137,6 +137,20 @@ public final class Network {
      * (not a net, another rule set, another layout, truncated).
      */
     public static Network read(InputStream raw, RuleSet rs, String name) throws IOException {
+        return read(raw, id -> {
+            if (!id.equals(rs.id)) {
+                throw new IOException(name + ": a net for " + id + ", not " + rs.id);
+            }
+            return rs;
+        }, name);
+    }
+
+    /** The rule set a net names in its header, given the id; refuses it by throwing. */
+    private interface RuleSetFor {
+        RuleSet of(String id) throws IOException;
+    }
+
+    private static Network read(InputStream raw, RuleSetFor ruleSetFor, String name) throws IOException {
         DataInputStream in;
         try {
             in = new DataInputStream(new java.io.BufferedInputStream(new GZIPInputStream(raw), 1 << 16));
@@ -153,9 +167,7 @@ public final class Network {
                         + " to " + VERSION_WINDOW);
             }
             String id = in.readUTF();
-            if (!id.equals(rs.id)) {
-                throw new IOException(name + ": a net for " + id + ", not " + rs.id);
-            }
+            RuleSet rs = ruleSetFor.of(id);
             long hash = in.readLong();
             int kingFiles = 1, kingRanks = 1, kingWindow = 0;
             if (version != VERSION) {
@@ -197,6 +209,22 @@ public final class Network {
         short[] s = new short[n];
         ByteBuffer.wrap(b).order(ByteOrder.BIG_ENDIAN).asShortBuffer().get(s);
         return s;
+    }
+
+    /**
+     * Reads a net file for whichever built-in rule set it names (the trainer's --init may start one rule set from a
+     * net of another), checked against that rule set's layout as {@link #read(InputStream, RuleSet, String)} does.
+     */
+    public static Network read(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in, id -> {
+                if (!RuleSet.IDS.contains(id)) {
+                    throw new IOException(file + ": a net for an unknown rule set '" + id + "'; known: "
+                            + String.join(", ", RuleSet.IDS));
+                }
+                return RuleSet.of(id);
+            }, file.toString());
+        }
     }
 
     /** Reads a net file for the rule set. */

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
+import koma.rules.PieceType;
 import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
@@ -374,25 +375,37 @@ public final class Trainer {
 
     /**
      * Starts the model from a quantised net (a warm start: the next round trains on from the shipped net instead of
-     * from random weights): its weights divided by their scales. The net must be of this rule set and hidden size,
-     * and either of this trainer's layout or the plain layout (no buckets, no window) when the trainer adds a king
-     * window to it; the window's inputs then start at 0, so the model starts as the net. Not with king buckets (their
+     * from random weights): its weights divided by their scales. The net must have this hidden size and be either
+     * <ul>
+     *   <li>of this rule set, in this trainer's layout or in the plain layout (no buckets, no window) when the trainer
+     *       adds a king window to it: the window's inputs then start at 0;
+     *   <li>or of another rule set on the same board with the same pieces and no hands, in its plain layout, when this
+     *       trainer's layout has no king window ({@link #sameBoard}: Wa shogi's net starting Wa shogi with drops). Its
+     *       piece features are this layout's, feature for feature; the hand features start at 0.
+     * </ul>
+     * Either way the model starts as the net on every position of the net's layout. Not with king buckets (their
      * shared block has no counterpart in a net).
      */
     public void initFrom(Network net) {
-        if (!net.ruleSet.equals(rs.id) || net.hidden != h) {
-            throw new IllegalArgumentException("--init: a net for " + net.ruleSet + " with " + net.hidden
-                    + " hidden neurons, not " + rs.id + " with " + h);
+        if (net.hidden != h) {
+            throw new IllegalArgumentException("--init: a net with " + net.hidden + " hidden neurons, not " + h);
         }
         if (factorised()) {
             throw new IllegalArgumentException("--init: not with king buckets");
         }
-        boolean same = net.layoutHash == fs.layoutHash;
-        boolean plainUnderWindow = fs.kingWindow > 0 && net.kingWindow == 0 && net.kingFiles * net.kingRanks == 1
-                && net.inputs == fs.windowBase;
-        if (!same && !plainUnderWindow) {
-            throw new IllegalArgumentException("--init: the net's inputs (" + net.inputs + ") are not this layout's ("
-                    + fs.inputs + ") nor its part without the king window");
+        if (net.ruleSet.equals(rs.id)) {
+            boolean same = net.layoutHash == fs.layoutHash;
+            boolean plainUnderWindow = fs.kingWindow > 0 && net.kingWindow == 0 && net.kingFiles * net.kingRanks == 1
+                    && net.inputs == fs.windowBase;
+            if (!same && !plainUnderWindow) {
+                throw new IllegalArgumentException("--init: the net's inputs (" + net.inputs + ") are not this layout's ("
+                        + fs.inputs + ") nor its part without the king window");
+            }
+        } else {
+            String why = sameBoard(net);
+            if (why != null) {
+                throw new IllegalArgumentException("--init: a net for " + net.ruleSet + ", not " + rs.id + ": " + why);
+            }
         }
         java.util.Arrays.fill(w, 0);
         for (int i = 0, e = net.inputs * h; i < e; i++) {
@@ -407,6 +420,41 @@ public final class Trainer {
         ob = net.outputBias / (float) (Network.QA * Network.QB);
         meanActivation = meanSlope = activationCovariance = null;
         warmStart = true;
+    }
+
+    /**
+     * Why a net of another rule set cannot start this trainer, or null when it can: its rule set must have this
+     * board, the same pieces in the same order (name, letter, moves, promotions) and no hands, the net must be in its
+     * plain layout, and this trainer's layout must have no king window, so that the net's inputs are exactly this
+     * layout's piece features.
+     */
+    private String sameBoard(Network net) {
+        RuleSet other = RuleSet.of(net.ruleSet);
+        FeatureSet plain = new FeatureSet(other);
+        if (other.geometry.files != rs.geometry.files || other.geometry.ranks != rs.geometry.ranks) {
+            return "another board (" + other.geometry.files + "x" + other.geometry.ranks + ")";
+        }
+        if (other.pieceCount() != rs.pieceCount()) {
+            return "another set of pieces (" + other.pieceCount() + " kinds, not " + rs.pieceCount() + ")";
+        }
+        for (int t = 0; t < rs.pieceCount(); t++) {
+            PieceType a = other.pieces.get(t), b = rs.pieces.get(t);
+            if (!a.name().equals(b.name()) || !a.letter().equals(b.letter()) || !a.betza().equals(b.betza())
+                    || !java.util.Arrays.equals(a.promotions(), b.promotions())) {
+                return "its piece " + (t + 1) + " is " + a.name() + " (" + a.betza() + "), here " + b.name() + " ("
+                        + b.betza() + ")";
+            }
+        }
+        if (other.drops) {
+            return "its rule set has hands";
+        }
+        if (net.layoutHash != plain.layoutHash || net.inputs != plain.inputs) {
+            return "only a net in the plain layout (no king buckets, no king window) starts another rule set";
+        }
+        if (fs.kingWindow > 0 || fs.rotate != plain.rotate || net.inputs != 2 * fs.types * fs.squares) {
+            return "this layout's piece features are not the net's (a king window, or another orientation)";
+        }
+        return null;
     }
 
     private static double kLoss(Data d, double k) {

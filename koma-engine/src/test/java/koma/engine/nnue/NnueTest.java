@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Random;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -296,6 +297,83 @@ class NnueTest {
                 () -> new Trainer(rs, new Trainer.Settings(16, 1, 1, 0, 1, 0, 2, 5, 1)).initFrom(net));
         assertThrows(IllegalArgumentException.class,
                 () -> new Trainer(rs, settings, new FeatureSet(rs, 2, 2)).initFrom(net));
+    }
+
+    /**
+     * --init across rule sets: Wa shogi's net starts a Wa shogi-with-drops trainer. The exported net has the Wa net's
+     * weights on every piece feature and 0 on every hand feature, so on positions of the drop game (pieces in hand
+     * too) it scores what the Wa net scores on the same board. A net of a rule set with hands, on another board, or
+     * into a layout with a king window is refused, naming why; so is a file naming an unknown rule set.
+     */
+    @Test
+    void warmStartFromAnotherRuleSet(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        RuleSet wa = RuleSet.of("washogi"), drops = RuleSet.of("washogi-drops");
+        Network net = randomNet(new FeatureSet(wa), wa, 32, 29);
+        Path file = dir.resolve("wa.nnue");
+        net.write(file);
+        Network read = Network.read(file);
+        assertEquals("washogi", read.ruleSet);
+        Trainer.Settings settings = new Trainer.Settings(32, 1, 1, 0, 1, 0, 2, 5, 1);
+        Trainer t = new Trainer(drops, settings);
+        t.initFrom(read);
+        Network started = t.quantise();
+        assertEquals(new FeatureSet(drops).inputs, started.inputs);
+        assertTrue(started.inputs > net.inputs, "the drop game has hand features");
+        assertArrayEquals(java.util.Arrays.copyOf(net.featureWeights, net.inputs * 32),
+                java.util.Arrays.copyOf(started.featureWeights, net.inputs * 32));
+        for (int i = net.inputs * 32; i < started.inputs * 32; i++) {
+            assertEquals(0, started.featureWeights[i], "hand feature weight " + i);
+        }
+        Accumulators a = new Accumulators(net, wa, 4), b = new Accumulators(started, drops, 4);
+        Random rng = new Random(31);
+        int withHands = 0;
+        for (int i = 0; i < 40; i++) {
+            Position p = randomPosition(drops, rng);
+            Position board = Position.empty(wa);
+            for (int sq = 0; sq < wa.geometry.squares; sq++) {
+                if (!p.isEmpty(sq)) {
+                    board.setPiece(sq, p.colorAt(sq), p.typeAt(sq));
+                }
+            }
+            board.setSideToMove(p.sideToMove());
+            for (int type : p.handTypes()) {
+                withHands += p.handCount(0, type) + p.handCount(1, type) > 0 ? 1 : 0;
+            }
+            a.refresh(board, 0);
+            b.refresh(p, 0);
+            assertEquals(a.evaluate(0, board.sideToMove()), b.evaluate(0, p.sideToMove()), p.toString());
+        }
+        assertTrue(withHands > 0, "some positions hold pieces in hand");
+        IllegalArgumentException hands = assertThrows(IllegalArgumentException.class,
+                () -> new Trainer(wa, settings).initFrom(randomNet(new FeatureSet(drops), drops, 32, 3)));
+        assertTrue(hands.getMessage().contains("hands"), hands.getMessage());
+        RuleSet chess = RuleSet.of("chess");
+        IllegalArgumentException board = assertThrows(IllegalArgumentException.class,
+                () -> new Trainer(drops, settings).initFrom(randomNet(new FeatureSet(chess), chess, 32, 3)));
+        assertTrue(board.getMessage().contains("another board"), board.getMessage());
+        IllegalArgumentException window = assertThrows(IllegalArgumentException.class,
+                () -> new Trainer(drops, settings, new FeatureSet(drops, 1, 1, 2)).initFrom(net));
+        assertTrue(window.getMessage().contains("king window"), window.getMessage());
+        java.nio.file.Files.write(dir.resolve("other.nnue"), rewriteId(file, "washogi", "wa-shog"));
+        IOException unknown = assertThrows(IOException.class, () -> Network.read(dir.resolve("other.nnue")));
+        assertTrue(unknown.getMessage().contains("unknown rule set 'wa-shog'"), unknown.getMessage());
+    }
+
+    /** The bytes of a net file with the rule-set id in its header replaced by another of the same length. */
+    private static byte[] rewriteId(Path file, String from, String to) throws IOException {
+        byte[] raw;
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(file))) {
+            raw = in.readAllBytes();
+        }
+        String latin = new String(raw, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int at = latin.indexOf(from);
+        byte[] id = to.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        System.arraycopy(id, 0, raw, at, id.length);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(out)) {
+            gz.write(raw);
+        }
+        return out.toByteArray();
     }
 
     /** With a king window the exported net computes what the float model does, within the same bound. */

@@ -246,7 +246,8 @@ public final class NnueCommand implements Runnable {
         @Option(names = "--data", required = true, split = ",", description = "Shard directories (comma-separated).")
         List<Path> data;
 
-        @Option(names = "--out", required = true, description = "Output path without extension.")
+        @Option(names = "--out", required = true, description = "Output path without extension (a trailing .nnue is "
+                + "taken off: --out wa.nnue writes wa.nnue, wa.ckpt and wa.manifest).")
         Path out;
 
         @Option(names = "--hidden", defaultValue = "128", description = "Hidden neurons per side. Default: ${DEFAULT-VALUE}.")
@@ -374,11 +375,13 @@ public final class NnueCommand implements Runnable {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
+            String base = out.toString().endsWith(".nnue") ? out.toString().substring(0, out.toString().length() - 5)
+                    : out.toString();
             double exported = t.exportedLoss(d[1]);
             System.out.printf("the exported net's validation loss %.6f (int16 weights read back)%n", exported);
-            t.saveCheckpoint(Path.of(out + ".ckpt"));
+            t.saveCheckpoint(Path.of(base + ".ckpt"));
             Network net = t.quantise();
-            net.write(Path.of(out + ".nnue"));
+            net.write(Path.of(base + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
                             + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%s%ntraining: %d epochs, batch %d, lr %s, "
                             + "gamma %s, lambda %s, seed %d, K %.4f%s%s%s, %d s%nbest validation loss: %.6f (the hand-written "
@@ -391,8 +394,9 @@ public final class NnueCommand implements Runnable {
                             + (weightDecay > 0 ? ", weight decay " + weightDecay : "") + (init != null ? ", started from " + init : ""),
                     (System.currentTimeMillis() - t0) / 1000,
                     best, teacherLoss, exported);
-            Files.writeString(Path.of(out + ".manifest"), manifest);
+            Files.writeString(Path.of(base + ".manifest"), manifest);
             System.out.print(manifest);
+            System.out.println("wrote " + base + ".nnue, " + base + ".ckpt and " + base + ".manifest");
             return 0;
         }
     }

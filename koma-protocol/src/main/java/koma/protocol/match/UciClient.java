@@ -92,7 +92,24 @@ public final class UciClient extends EngineProcess implements EngineClient {
         if (!variantGiven && (advertised.contains("uci_variant") || rules != RuleSet.defaultFor(usi ? "usi" : "uci"))) {
             setOption("UCI_Variant", rules.conventions.uciVariant() != null ? rules.conventions.uciVariant() : rules.id);
         }
-        ready(READY_TIMEOUT_MS);
+        String refused = ready(READY_TIMEOUT_MS);
+        if (refused != null) {
+            throw new EngineException(name() + " refused its options: '" + refused + "'; the match would not play the "
+                    + "engine it was asked to (a net file that cannot be read, a value out of range)");
+        }
+    }
+
+    /**
+     * Whether a line an engine writes before {@code readyok} reports an error: {@code info string} followed by
+     * "error" (Koma's {@code info string error: EvalFile: ...}, Stockfish's {@code info string ERROR: ...}), or
+     * Stockfish's {@code No such option: X}.
+     */
+    static boolean reportsError(String line) {
+        String s = line.strip();
+        if (s.startsWith("No such option:")) {
+            return true;
+        }
+        return s.startsWith("info string ") && s.substring(12).stripLeading().toLowerCase().startsWith("error");
     }
 
     /**
@@ -112,10 +129,14 @@ public final class UciClient extends EngineProcess implements EngineClient {
         send("setoption name " + name + (value == null || value.isEmpty() ? "" : " value " + value));
     }
 
-    /** {@code isready}, then waits for {@code readyok}, skipping everything before it (late output included). */
-    private void ready(long timeoutMs) throws EngineException {
+    /**
+     * {@code isready}, then waits for {@code readyok}, skipping everything before it (late output included); returns
+     * the first line before it that {@link #reportsError reports an error}, or null.
+     */
+    private String ready(long timeoutMs) throws EngineException {
         send("isready");
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        String error = null;
         while (true) {
             Line l = next(deadline);
             if (l == null) {
@@ -126,7 +147,10 @@ public final class UciClient extends EngineProcess implements EngineClient {
                 throw new EngineException(name() + " exited" + exitCode() + stderrTail());
             }
             if (l.text().strip().equals("readyok")) {
-                return;
+                return error;
+            }
+            if (error == null && reportsError(l.text())) {
+                error = l.text().strip();
             }
         }
     }

@@ -225,4 +225,19 @@ class MatchPartsTest {
         assertTrue(k.contains("まで4手で後手の勝ち"), k);
         assertEquals(g.toRecord("ev").moves(), Kif.parse(k).moves());
     }
+
+    /**
+     * The lines that count as an engine's error while options are set: Koma's and Stockfish's info strings (their
+     * texts as the engines print them) and Stockfish's unknown option; ordinary info strings do not.
+     */
+    @Test
+    void errorLinesBeforeReadyok() {
+        assertTrue(UciClient.reportsError("info string error: EvalFile: no readable file /x.nnue"));
+        assertTrue(UciClient.reportsError("info string ERROR: Network evaluation parameters compatible with the engine "
+                + "must be available."));
+        assertTrue(UciClient.reportsError("No such option: Foo"));
+        assertFalse(UciClient.reportsError("info string NNUE evaluation using nn-ad9b42354671.nnue enabled"));
+        assertFalse(UciClient.reportsError("info string variant washogi files 11 ranks 11 pocket 0"));
+        assertFalse(UciClient.reportsError("info depth 1 score cp 0 pv e2e4 string error"));
+    }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.ToLongBiFunction;
 
@@ -256,6 +257,24 @@ class MatchTest {
         assertEquals(Stats.Sprt.Decision.H1, run.summary().sprtDecision());
         assertEquals(21, run.summary().games().size(), run.output());
         assertTrue(run.output().contains("H1 was accepted"), run.output());
+    }
+
+    /**
+     * An engine that reports an error while its options are set (Koma given an EvalFile it cannot read) stops the
+     * match before the first game: before this check such a match played the engine's default evaluation instead,
+     * and a net's test came out as an exact tie (stop 55's first Wa shogi-with-drops SPRT, 199-199-2).
+     */
+    @Test
+    void engineThatRefusesItsOptions(@TempDir Path dir) {
+        RuleSet rs = RuleSet.of("washogi");
+        Path missing = dir.resolve("no-such-net.nnue");
+        EngineConfig k = koma(rs, "Koma-net");
+        EngineConfig withNet = new EngineConfig(k.command(), k.protocol(), k.name(),
+                List.of(Map.entry("EvalFile", missing.toString())));
+        EngineException e = assertThrows(EngineException.class, () -> run(new Match.Config(rs, withNet,
+                koma(rs, "Koma"), 2, TimeControl.depth(1), 50, 100, 1, null, null, null, null, null)));
+        assertTrue(e.getMessage().contains("refused its options"), e.getMessage());
+        assertTrue(e.getMessage().contains("EvalFile") && e.getMessage().contains(missing.toString()), e.getMessage());
     }
 
     @Test

@@ -1,0 +1,59 @@
+package koma.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code koma nnue train} end to end on a few real self-play games: where its files go, and a warm start from a net
+ * of another rule set (Wa shogi's net starting Wa shogi with drops), accepted on the same board and refused by name
+ * on another.
+ */
+class NnueTrainCommandTest {
+    @TempDir
+    Path tmp;
+
+    /** Two shards of two short self-play games each, searched at a few nodes a move. */
+    private Path data(String variant) {
+        Path out = tmp.resolve("data-" + variant);
+        Cli.Result r = Cli.inProcess("nnue", "gen", "-v", variant, "--out", out.toString(), "--shards", "2",
+                "--games-per-shard", "2", "--nodes", "40", "--max-plies", "40", "--seed", "3");
+        assertEquals(0, r.exit(), r.err());
+        return out;
+    }
+
+    @Test
+    void trainsAcrossRuleSetsAndNamesItsFiles() throws Exception {
+        Path wa = tmp.resolve("nets").resolve("wa.nnue");
+        Cli.Result first = Cli.inProcess("nnue", "train", "-v", "washogi", "--data", data("washogi").toString(),
+                "--hidden", "8", "--epochs", "1", "--holdout-every", "2", "--out", wa.toString());
+        assertEquals(0, first.exit(), first.err());
+        // --out wa.nnue: the net is wa.nnue itself, not wa.nnue.nnue (stop 55 tested a net path that did not exist)
+        assertTrue(Files.isRegularFile(wa), first.out());
+        assertTrue(Files.isRegularFile(tmp.resolve("nets").resolve("wa.ckpt")), first.out());
+        assertTrue(Files.isRegularFile(tmp.resolve("nets").resolve("wa.manifest")), first.out());
+        assertFalse(Files.exists(tmp.resolve("nets").resolve("wa.nnue.nnue")));
+        assertTrue(first.out().contains("wrote " + tmp.resolve("nets").resolve("wa") + ".nnue"), first.out());
+
+        Path drops = tmp.resolve("nets").resolve("wd");
+        Cli.Result second = Cli.inProcess("nnue", "train", "-v", "washogi-drops", "--data",
+                data("washogi-drops").toString(), "--hidden", "8", "--epochs", "1", "--holdout-every", "2", "--init",
+                wa.toString(), "--out", drops.toString());
+        assertEquals(0, second.exit(), second.err());
+        assertTrue(second.out().contains("started from " + wa), second.out());
+        assertTrue(Files.isRegularFile(tmp.resolve("nets").resolve("wd.nnue")), second.out());
+
+        Cli.Result refused = Cli.process("nnue", "train", "-v", "shogi", "--data", data("shogi").toString(),
+                "--hidden", "8", "--epochs", "1", "--holdout-every", "2", "--init", wa.toString(), "--out",
+                tmp.resolve("nets").resolve("sh").toString());
+        assertTrue(refused.exit() != 0, refused.out());
+        assertTrue(refused.err().contains("a net for washogi, not shogi") && refused.err().contains("another board"),
+                refused.err());
+    }
+}

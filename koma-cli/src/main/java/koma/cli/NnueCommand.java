@@ -375,8 +375,7 @@ public final class NnueCommand implements Runnable {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            String base = out.toString().endsWith(".nnue") ? out.toString().substring(0, out.toString().length() - 5)
-                    : out.toString();
+            String base = out.toString().replaceFirst("\\.nnue$", "");
             double exported = t.exportedLoss(d[1]);
             System.out.printf("the exported net's validation loss %.6f (int16 weights read back)%n", exported);
             t.saveCheckpoint(Path.of(base + ".ckpt"));

@@ -218,11 +218,11 @@ public final class Network {
     public static Network read(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             return read(in, id -> {
-                if (!RuleSet.IDS.contains(id)) {
-                    throw new IOException(file + ": a net for an unknown rule set '" + id + "'; known: "
-                            + String.join(", ", RuleSet.IDS));
+                try {
+                    return RuleSet.of(id);
+                } catch (IllegalArgumentException e) { // "unknown rule set 'X'; known: ..."
+                    throw new IOException(file + ": a net for an " + e.getMessage());
                 }
-                return RuleSet.of(id);
             }, file.toString());
         }
     }

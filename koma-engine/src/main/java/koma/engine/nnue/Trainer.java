@@ -451,7 +451,7 @@ public final class Trainer {
         if (net.layoutHash != plain.layoutHash || net.inputs != plain.inputs) {
             return "only a net in the plain layout (no king buckets, no king window) starts another rule set";
         }
-        if (fs.kingWindow > 0 || fs.rotate != plain.rotate || net.inputs != 2 * fs.types * fs.squares) {
+        if (fs.kingWindow > 0 || fs.rotate != plain.rotate) {
             return "this layout's piece features are not the net's (a king window, or another orientation)";
         }
         return null;

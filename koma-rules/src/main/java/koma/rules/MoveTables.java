@@ -57,6 +57,8 @@ final class MoveTables {
     private final int[] jumpSource;
     /** jumpAttacks[code * jumpCount + j]: whether that piece captures with jump j. */
     private final boolean[] jumpAttacks;
+    /** jumpBetween[from * squares + to]: the capturing jump j that lands on {@code to} from {@code from}, or -1. */
+    private final short[] jumpBetween;
     /** forced[code * squares + sq]: the piece must promote on arriving there, and may not be dropped there. */
     final boolean[] forced;
     /** zone[color * squares + sq]: the square is in that side's promotion zone. */
@@ -144,10 +146,15 @@ final class MoveTables {
         jumpCount = jumpVectors.size();
         jumpSource = new int[squares * Math.max(1, jumpCount)];
         jumpAttacks = new boolean[codes * Math.max(1, jumpCount)];
+        jumpBetween = new short[squares * squares];
+        java.util.Arrays.fill(jumpBetween, (short) -1);
         for (int sq = 0; sq < squares; sq++) {
             for (int j = 0; j < jumpCount; j++) {
                 int f = g.file(sq) - jumpVectors.get(j)[0], r = g.rank(sq) - jumpVectors.get(j)[1];
                 jumpSource[sq * jumpCount + j] = g.onBoard(f, r) ? g.square(f, r) : -1;
+                if (g.onBoard(f, r)) {
+                    jumpBetween[g.square(f, r) * squares + sq] = (short) j;
+                }
             }
         }
         for (PieceType p : rs.pieces) {
@@ -246,6 +253,12 @@ final class MoveTables {
             }
         }
         return false;
+    }
+
+    /** Whether the piece {@code code} standing on {@code from} captures on {@code to} by a jump. */
+    boolean jumpCaptures(int code, int from, int to) {
+        int j = jumpBetween[from * squares + to];
+        return j >= 0 && jumpAttacks[code * jumpCount + j];
     }
 
     /**

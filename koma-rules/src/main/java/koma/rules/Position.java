@@ -514,7 +514,7 @@ public final class Position {
             colorBB[us] = ourBits;
             colorBB[them] = theirBits;
         } else {
-            check = walk.attacked(ksq, us);
+            check = walk.attackedAfterMove(ksq, us, from, to);
         }
         board[to] = captured;
         if (!drop) {

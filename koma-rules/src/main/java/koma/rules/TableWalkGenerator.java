@@ -71,6 +71,41 @@ final class TableWalkGenerator extends MoveGenerator {
     }
 
     /**
+     * Whether colour {@code by} attacks the king on {@code ksq} once its piece has moved from {@code from} (-1: a
+     * drop) to {@code to}, the board already showing the move, given that it did not attack that square before:
+     * then only the piece now on {@code to}, or a line through the square it left, can. {@link #attacked} under
+     * that condition, at the cost of two lines instead of eight and every jump ({@link Position#givesCheck}, which
+     * GivesCheckTest holds to playing the move).
+     */
+    boolean attackedAfterMove(int ksq, int by, int from, int to) {
+        final int[] board = this.board;
+        int code = board[to];
+        int d = g.direction(ksq, to);
+        if (d >= 0) {
+            int k = g.distance(ksq, to);
+            if (t.capturesAlong(code, Geometry.OPPOSITE[d], k) && firstOccupied(ksq, d, k) == k - 1) {
+                return true;
+            }
+        }
+        if (t.jumpCaptures(code, to, ksq)) {
+            return true;
+        }
+        // a line through the square left: its first piece from the king (which may be the moved one, or one it
+        // jumped over along that line)
+        int e = from < 0 ? -1 : g.direction(ksq, from);
+        if (e < 0) {
+            return false;
+        }
+        int od = Geometry.OPPOSITE[e];
+        int k = firstOccupied(ksq, e, t.lineReach(by, od));
+        if (k < 0) {
+            return false;
+        }
+        int c = board[g.ray(ksq, e)[k]];
+        return (c & 1) == by && t.capturesAlong(c, od, k + 1);
+    }
+
+    /**
      * The square of the least valuable piece of colour {@code by} that captures on {@code sq}, found as
      * {@link #attacked} finds any (the first piece along each line, then the jumps), or -1. {@code typeValue} per
      * piece type; the royal type counts as the most valuable. For static exchange evaluation. Its line scan is a
@@ -108,6 +143,21 @@ final class TableWalkGenerator extends MoveGenerator {
             }
         }
         return best;
+    }
+
+    /**
+     * The index along the ray from {@code sq} in direction {@code d} of its first occupied square among the first
+     * {@code max}, or -1 when they are all empty.
+     */
+    private int firstOccupied(int sq, int d, int max) {
+        int[] ray = g.ray(sq, d);
+        int lim = Math.min(ray.length, max);
+        for (int k = 0; k < lim; k++) {
+            if (board[ray[k]] != 0) {
+                return k;
+            }
+        }
+        return -1;
     }
 
     /** See {@link Position#mobility}: the squares the piece on {@code sq} could move to or capture on. */

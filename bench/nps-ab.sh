@@ -40,6 +40,13 @@ mapfile -t fens < <(awk -v v="$variant" '$1 == "search" && $2 == v {
   "$root/koma-engine/src/main/resources/koma/engine/bench.txt")
 [ "${#fens[@]}" -gt 0 ] || { echo "no bench positions for '$variant'" >&2; exit 2; }
 
+# The bench list writes each position in its rule set's own notation (the definition's 'notation': fen or sfen);
+# UCI's 'position fen' refuses an SFEN, so an SFEN goes as 'position sfen' (which the UCI session also takes).
+notation="$(awk -F' *= *' '$1 == "notation" { print $2; exit }' \
+  "$root/koma-rules/src/main/resources/koma/rules/$variant.rules" 2>/dev/null || true)"
+position_word=fen
+[ "$notation" = sfen ] && position_word=sfen
+
 go="go movetime $ms"
 [ -n "$depth" ] && go="go depth $depth"
 
@@ -65,7 +72,7 @@ read_search() {
 # ms are printed. It waits for bestmove each time (a fixed sleep before "quit" cut searches short on a busy machine).
 search() {   # $1: command, $2: fen or startpos, then the options NAME=VALUE
   local cmd="$1" pos="startpos" o result
-  [ "$2" != startpos ] && pos="fen $2"
+  [ "$2" != startpos ] && pos="$position_word $2"
   shift 2
   coproc ENGINE { $cmd 2>/dev/null; }
   {

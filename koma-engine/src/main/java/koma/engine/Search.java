@@ -131,6 +131,15 @@ public final class Search {
     private final boolean wideLmr;
     /** Quiet moves landing within this many king steps of the enemy king are reduced a ply less (SearchDefaults). */
     private final int kingAttackLmr;
+    /**
+     * The correction history, or null when the rule set goes without (its SearchDefaults): per pawn structure
+     * ({@link Position#pawnKey}, its top {@link #CORR_BITS} bits) and side to move, a running average of the search's
+     * score less the evaluation, in 1/{@link #CORR_GRAIN} centipawns, within +-{@link #CORR_MAX} centipawns, added to
+     * the static evaluation (Stockfish's pawn correction history, updated as Weiss updates it). Kept across a game's
+     * searches, cleared by {@link #newGame}.
+     */
+    private final int[] corr;
+    static final int CORR_BITS = 14, CORR_GRAIN = 256, CORR_MAX = 64;
     /** staticEvals[ply]: the static evaluation at that ply of the current line, -INFINITE when in check. */
     private final int[] staticEvals = new int[MAX_PLY + 2];
     /** ProbCut's margin over beta in centipawns, 0 for none (from the rule set's SearchDefaults). */
@@ -235,6 +244,7 @@ public final class Search {
         this.contShift = entries <= CONT_MAX_ENTRIES ? 0 : 64 - Integer.numberOfTrailingZeros(CONT_MAX_ENTRIES);
         this.cont = !defaults.continuationHistory() ? null
                 : new short[contShift == 0 ? (int) entries : CONT_MAX_ENTRIES];
+        this.corr = defaults.correctionHistory() ? new int[2 << CORR_BITS] : null;
     }
 
     /**
@@ -280,6 +290,9 @@ public final class Search {
         java.util.Arrays.fill(counterMoves, Move.NONE);
         if (cont != null) {
             java.util.Arrays.fill(cont, (short) 0);
+        }
+        if (corr != null) {
+            java.util.Arrays.fill(corr, 0);
         }
         for (Search h : helpers) {
             h.newGame();
@@ -684,7 +697,8 @@ public final class Search {
         if (ttMove == Move.NONE && depth >= 4 && ply > 0) {
             depth--;
         }
-        int staticEval = inCheck ? -INFINITE : evaluate(ply);
+        int rawEval = inCheck ? -INFINITE : evaluate(ply);
+        int staticEval = inCheck ? -INFINITE : corrected(rawEval);
         staticEvals[ply] = staticEval;
         // with lmp-improving, late-move pruning keeps half as many quiet moves when the evaluation is not improving;
         // lmr-depth-pruning and wide-lmr read it too (computed only for them: this is every node)
@@ -895,6 +909,14 @@ public final class Search {
         if (ply > 0 || excludedCount == 0) {
             tt.store(key, bestMove, toTt(bestScore, ply), depth, bound);
         }
+        // the correction history learns from a score that says more than the evaluation did: not in check, not
+        // decided by a capture or promotion, and not a bound on the evaluation's own side of it
+        if (corr != null && !inCheck && Math.abs(bestScore) < MATE_BOUND
+                && (bestMove == Move.NONE || isQuiet(bestMove))
+                && !(bound == TranspositionTable.BOUND_LOWER && bestScore <= staticEval)
+                && !(bound == TranspositionTable.BOUND_UPPER && bestScore >= staticEval)) {
+            updateCorrection(bestScore - rawEval, depth);
+        }
         return bestScore;
     }
 
@@ -992,7 +1014,7 @@ public final class Search {
             if (mayLackMoves() && pos.legalMoves(list) == 0) {
                 return noMoveScore(ply); // stalemate: a loss in the shogi family, a draw elsewhere
             }
-            standPat = evaluate(ply);
+            standPat = corrected(evaluate(ply));
             if (standPat >= beta || ply >= MAX_PLY - 1) {
                 return standPat;
             }
@@ -1171,6 +1193,31 @@ public final class Search {
             }
         }
         return false;
+    }
+
+    /** The static evaluation {@code v} with the correction history's entry for this position added, if kept. */
+    private int corrected(int v) {
+        if (corr == null) {
+            return v;
+        }
+        return Math.clamp(v + corr[corrIndex()] / CORR_GRAIN, -MATE_BOUND + 1, MATE_BOUND - 1);
+    }
+
+    /** This position's slot in {@link #corr}: its pawn structure and side to move. */
+    private int corrIndex() {
+        return (int) (pos.pawnKey() >>> (64 - CORR_BITS)) << 1 | pos.sideToMove();
+    }
+
+    /**
+     * Moves this position's correction toward {@code error} (the search's score less the raw evaluation), the more
+     * the deeper the search: by (depth + 1)^2 / 256, at most half (Weiss's weights).
+     */
+    private void updateCorrection(int error, int depth) {
+        int i = corrIndex();
+        int weight = Math.min((depth + 1) * (depth + 1), 128);
+        int e = Math.clamp(error, -16 * CORR_MAX, 16 * CORR_MAX); // no overflow below
+        int v = (corr[i] * (256 - weight) + e * CORR_GRAIN * weight) / 256;
+        corr[i] = Math.clamp(v, -CORR_MAX * CORR_GRAIN, CORR_MAX * CORR_GRAIN);
     }
 
     /** The static evaluation, with the skill level's noise when strength is limited. */

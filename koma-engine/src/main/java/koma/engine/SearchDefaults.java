@@ -64,7 +64,10 @@ import java.util.Set;
  * to 3), 0 (the default) for 2 + depth / 4; {@code wide-lmr}, 1 for Stockfish 11's late-move reductions of quiet
  * moves: from the second move on, 0.5 + 0.6 ln(depth) ln(move count) plies, one more when the evaluation is not
  * improving, one less for a killer or the counter move (which the default reductions leave unreduced), 0 (the
- * default) for the reductions from the third move named by log-reductions.
+ * default) for the reductions from the third move named by log-reductions; {@code correction-history}, 1 for a
+ * correction history (Stockfish's pawn correction history, kept as Weiss keeps it): per side to move and pawn
+ * structure ({@code Position.pawnKey}), a running average of how far the search's score of a node fell from its
+ * static evaluation, added to the static evaluation of later nodes with those pawns, 0 (the default) to go without.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -73,14 +76,14 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin,
                              int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving,
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
-                             boolean nullMoveEval, boolean wideLmr) {
+                             boolean nullMoveEval, boolean wideLmr, boolean correctionHistory) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
-            "wide-lmr");
+            "wide-lmr", "correction-history");
     /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
     static final int NET_SCALE = 100, MAX_NET_SCALE = 400;
     /** The largest {@code probcut-margin}, in centipawns. */
@@ -95,7 +98,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int REVERSE_FUTILITY_DEPTH = 3;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false);
+            0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -136,7 +139,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth,
                 netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source), kingAttackLmr,
                 flag(m, "lmr-depth-pruning", source), reverseFutilityDepth, flag(m, "null-move-eval", source),
-                flag(m, "wide-lmr", source));
+                flag(m, "wide-lmr", source), flag(m, "correction-history", source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

@@ -270,7 +270,7 @@ class SearchTest {
      */
     @ParameterizedTest
     @CsvSource({"continuation-history", "singular-extension", "qsearch-captures-only", "qsearch-checks",
-            "lmp-improving", "lmr-depth-pruning", "null-move-eval", "wide-lmr"})
+            "lmp-improving", "lmr-depth-pruning", "null-move-eval", "wide-lmr", "correction-history"})
     void searchFlagsAreReadAndChecked(String key) {
         java.util.function.Predicate<SearchDefaults> get = switch (key) {
             case "continuation-history" -> SearchDefaults::continuationHistory;
@@ -280,17 +280,19 @@ class SearchTest {
             case "lmr-depth-pruning" -> SearchDefaults::lmrDepthPruning;
             case "null-move-eval" -> SearchDefaults::nullMoveEval;
             case "wide-lmr" -> SearchDefaults::wideLmr;
+            case "correction-history" -> SearchDefaults::correctionHistory;
             default -> SearchDefaults::qsearchCapturesOnly;
         };
         SearchDefaults none = SearchDefaults.parse("", "x.search");
         SearchDefaults on = SearchDefaults.parse(key + " = 1", "x.search");
         assertFalse(none.continuationHistory() || none.singularExtension() || none.qsearchCapturesOnly()
                 || none.qsearchChecks() || none.lmpImproving() || none.lmrDepthPruning() || none.nullMoveEval()
-                || none.wideLmr());
+                || none.wideLmr() || none.correctionHistory());
         assertTrue(get.test(on));
         int set = (on.continuationHistory() ? 1 : 0) + (on.singularExtension() ? 1 : 0)
                 + (on.qsearchCapturesOnly() ? 1 : 0) + (on.qsearchChecks() ? 1 : 0) + (on.lmpImproving() ? 1 : 0)
-                + (on.lmrDepthPruning() ? 1 : 0) + (on.nullMoveEval() ? 1 : 0) + (on.wideLmr() ? 1 : 0);
+                + (on.lmrDepthPruning() ? 1 : 0) + (on.nullMoveEval() ? 1 : 0) + (on.wideLmr() ? 1 : 0)
+                + (on.correctionHistory() ? 1 : 0);
         assertEquals(1, set, "only " + key + " is set");
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse(key + " = 2", "x.search"));
@@ -471,7 +473,8 @@ class SearchTest {
      * with late-move pruning halved when not improving (lmp-improving) or with quiet checks in quiescence
      * (qsearch-checks; turned off for shogi, whose built-in file turns it on), or with quiet moves next to the enemy
      * king reduced a ply less (king-attack-lmr 2), or with Stockfish's pruning by reduced depth, reverse futility to
-     * depth 5, its null-move reduction or its wider late-move reductions. (From the start positions the counts
+     * depth 5, its null-move reduction or its wider late-move reductions, or with the correction history added to
+     * the static evaluation. (From the start positions the counts
      * were equal in shogi for ProbCut, no capture winning that much, and in Wa shogi for the evasions.)
      */
     @ParameterizedTest
@@ -491,7 +494,9 @@ class SearchTest {
             "null-move-eval, 0, chess, " + KIWIPETE,
             "null-move-eval, 1, shogi, " + SHOGI_PLY_69,
             "wide-lmr, 0, chess, " + KIWIPETE,
-            "wide-lmr, 1, shogi, " + SHOGI_PLY_69})
+            "wide-lmr, 1, shogi, " + SHOGI_PLY_69,
+            "correction-history, 1, chess, " + KIWIPETE,
+            "correction-history, 1, shogi, " + SHOGI_PLY_69})
     void middleGameSettingsReachTheSearch(String key, int value, String id, String fen, @TempDir Path dir)
             throws Exception {
         RuleSet rs = RuleSet.of(id);

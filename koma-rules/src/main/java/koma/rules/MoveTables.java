@@ -65,6 +65,8 @@ final class MoveTables {
     final boolean[] zone;
     /** True when some piece can capture en passant (a pawn with a lame initial double step). */
     final boolean enPassant;
+    /** pawnCode[code]: the piece is of a pawn type (the definition's pawn flag), for {@link Position#pawnKey}. */
+    final boolean[] pawnCode;
 
     static int code(int color, int type) {
         return ((type + 1) << 1) | color;
@@ -96,12 +98,14 @@ final class MoveTables {
                 zone[color * squares + sq] = rs.inZone(color, sq);
             }
         }
+        pawnCode = new boolean[codes];
         for (PieceType p : rs.pieces) {
             for (Betza.Move m : p.moves()) {
                 if (m.lame() && m.initialOnly() && p.pawn()) {
                     ep = true;
                 }
             }
+            pawnCode[code(0, p.index())] = pawnCode[code(1, p.index())] = p.pawn();
             for (int color = 0; color < 2; color++) {
                 int code = code(color, p.index());
                 int sign = color == 0 ? 1 : -1;

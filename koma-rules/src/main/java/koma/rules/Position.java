@@ -40,6 +40,8 @@ public final class Position {
     private int halfmove;
     private int gamePly;
     private long key;
+    /** The Zobrist key of the pawns on the board alone ({@link #pawnKey}), kept by the board edits. */
+    private long pawnKey;
 
     // undo stack, preallocated and grown only when a game gets very long
     private int sp;
@@ -183,6 +185,7 @@ public final class Position {
         p.halfmove = halfmove;
         p.gamePly = gamePly;
         p.key = key;
+        p.pawnKey = pawnKey;
         return p;
     }
 
@@ -528,6 +531,9 @@ public final class Position {
     private void addPiece(int sq, int code) {
         int c = MoveTables.color(code);
         board[sq] = code;
+        if (t.pawnCode[code]) {
+            pawnKey ^= Zobrist.piece(code, sq);
+        }
         if (keepsBitboards) {
             bb[code] |= 1L << sq;
             colorBB[c] |= 1L << sq;
@@ -541,6 +547,9 @@ public final class Position {
 
     private void removePiece(int sq) {
         int c = MoveTables.color(board[sq]);
+        if (t.pawnCode[board[sq]]) {
+            pawnKey ^= Zobrist.piece(board[sq], sq);
+        }
         if (keepsBitboards) {
             bb[board[sq]] &= ~(1L << sq);
             colorBB[c] &= ~(1L << sq);
@@ -556,6 +565,9 @@ public final class Position {
         int code = board[from];
         board[to] = code;
         board[from] = 0;
+        if (t.pawnCode[code]) {
+            pawnKey ^= Zobrist.piece(code, from) ^ Zobrist.piece(code, to);
+        }
         if (keepsBitboards) {
             long fromTo = 1L << from | 1L << to;
             bb[code] ^= fromTo;
@@ -571,6 +583,12 @@ public final class Position {
 
     /** Changes the piece on an occupied square to another of the same colour (promotion and its undo). */
     private void setCode(int sq, int code) {
+        if (t.pawnCode[board[sq]]) {
+            pawnKey ^= Zobrist.piece(board[sq], sq);
+        }
+        if (t.pawnCode[code]) {
+            pawnKey ^= Zobrist.piece(code, sq);
+        }
         if (keepsBitboards) {
             bb[board[sq]] &= ~(1L << sq);
             bb[code] |= 1L << sq;
@@ -1020,6 +1038,26 @@ public final class Position {
     }
 
     // ------------------------------------------------------------------ keys
+
+    /**
+     * The Zobrist key of the pawns on the board (pieces of a type the definition calls a pawn; not those in hand):
+     * equal for positions with the same pawns on the same squares, for tables indexed by pawn structure (the search's
+     * correction history). Kept by every board edit, so doMove and undoMove keep it at no extra step.
+     */
+    public long pawnKey() {
+        return pawnKey;
+    }
+
+    /** {@link #pawnKey()} computed from scratch (for the invariant test). */
+    long computePawnKey() {
+        long k = 0;
+        for (int sq = 0; sq < squares; sq++) {
+            if (board[sq] != 0 && t.pawnCode[board[sq]]) {
+                k ^= Zobrist.piece(board[sq], sq);
+            }
+        }
+        return k;
+    }
 
     /** The Zobrist key computed from scratch; always equal to {@link #key()} (an invariant the tests check). */
     public long computeKey() {

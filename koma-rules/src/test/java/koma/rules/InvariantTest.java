@@ -37,7 +37,11 @@ class InvariantTest {
     void incrementalKeyEqualsComputedKey(String id) {
         for (Position p : walk(id)) {
             assertEquals(p.computeKey(), p.key(), () -> id + ": key drifted in " + Fen.format(p));
+            assertEquals(p.computePawnKey(), p.pawnKey(), () -> id + ": pawn key drifted in " + Fen.format(p));
         }
+        // the pawn key is not trivially 0: a rule set with pawns starts with some on the board (Shodo has none)
+        RuleSet rs = RuleSet.of(id);
+        assertEquals(rs.pieces.stream().anyMatch(PieceType::pawn), Position.start(rs).pawnKey() != 0, id);
     }
 
     // (b) format -> parse -> format is the identity and keeps the key, for the default notation, FEN and SFEN
@@ -74,15 +78,18 @@ class InvariantTest {
     void doUndoRestoresPositionAndKeepsKeyExact(String id) {
         for (Position p : walk(id)) {
             String before = Fen.formatFen(p);
-            long key = p.key();
+            long key = p.key(), pawnKey = p.pawnKey();
             int ply = p.gamePly();
             for (int m : p.legalMoves()) {
                 p.doMove(m);
                 assertEquals(p.computeKey(), p.key(), () -> id + ": key after " + Integer.toHexString(m) + " in " + before);
+                assertEquals(p.computePawnKey(), p.pawnKey(), () -> id + ": pawn key after "
+                        + Integer.toHexString(m) + " in " + before);
                 assertEquals(ply + 1, p.gamePly());
                 p.undoMove();
                 assertEquals(before, Fen.formatFen(p), () -> id + ": undo of " + Integer.toHexString(m));
                 assertEquals(key, p.key(), () -> id + ": key after undo of " + Integer.toHexString(m) + " in " + before);
+                assertEquals(pawnKey, p.pawnKey(), () -> id + ": pawn key after undo of " + Integer.toHexString(m));
             }
             assertEquals(0, p.historyLength());
         }

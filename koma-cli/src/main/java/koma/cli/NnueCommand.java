@@ -322,8 +322,9 @@ public final class NnueCommand implements Runnable {
         double weightDecay;
 
         @Option(names = "--mirror", description = "Also learn every training position turned left for right (files "
-                + "reversed): twice the data for rule sets whose rules are the same mirrored (the shogi family); a rule "
-                + "set that is not (chess with castling rights) is refused when a position shows it.")
+                + "reversed): twice the data for rule sets whose rules are the same mirrored (the shogi family, and "
+                + "chess once no castling right is left; a chess position that still has one is learnt once); a rule "
+                + "set that is not is refused when a position shows it.")
         boolean mirror;
 
         @Override

@@ -91,8 +91,14 @@ final class EvalContext {
     private final long[] sideAttacks = new long[2], pawnAttacks = new long[2];
     private final long[][] attackSet;
     private final int[][] attackValue;
-    /** Scratch of {@link #measureThreatsOnBits}: the type of each piece of {@link #attackSet}. */
-    private final int[][] attackType;
+    /** Scratch of {@link #measureThreatsOnBits}: the type and square of each piece of {@link #attackSet}. */
+    private final int[][] attackType, attackSquare;
+    /**
+     * Per type: whether every step of it both moves and captures, on any move (no move-only, capture-only or
+     * first-move step), so that the squares it can move to or capture on are its attack set less its own side's
+     * pieces (read by {@link #mobility}).
+     */
+    private final boolean[] movesAreAttacks;
     /**
      * Scratch of {@link #measureThreatsOnBits}: per side, its pieces' squares and the squares its non-royal pieces
      * attack (what defends a square next to its king besides the king).
@@ -157,6 +163,8 @@ final class EvalContext {
         attackSet = new long[2][g.squares];
         attackValue = new int[2][g.squares];
         attackType = new int[2][g.squares];
+        attackSquare = new int[2][g.squares];
+        movesAreAttacks = new boolean[n];
         checkSquares = new long[n];
         symmetric = new boolean[n];
         strongest = new boolean[n];
@@ -164,6 +172,8 @@ final class EvalContext {
         for (PieceType p : rs.pieces) {
             pawnType[p.index()] = p.pawn();
             royalType[p.index()] = p.royal();
+            movesAreAttacks[p.index()] = p.moves().stream().allMatch(m -> m.canMove() && m.canCapture()
+                    && !m.initialOnly());
             symmetric[p.index()] = p.moves().stream().allMatch(m -> p.moves().stream().anyMatch(o ->
                     o.dx() == -m.dx() && o.dy() == m.dy() && o.range() == m.range() && o.jump() == m.jump()
                             && o.canMove() == m.canMove() && o.canCapture() == m.canCapture()
@@ -460,6 +470,40 @@ final class EvalContext {
     }
 
     /**
+     * The term mobility of side c: the sum over its pieces (neither royal nor pawns) of {@code weight[type]} times the
+     * squares the piece can move to or capture on ({@link Position#mobility}). On bitboards it is read from the attack
+     * sets the threat terms measure, for types whose moves are their attacks ({@link #movesAreAttacks}): one count
+     * per piece instead of walking its moves again.
+     */
+    int mobility(Position p, int c, int[] weight) {
+        int s = 0;
+        if (!p.hasBitboards()) {
+            for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                int sq = p.pieceSquare(c, i);
+                int type = p.typeAt(sq);
+                if (weight[type] != 0 && !royalType[type] && !pawnType[type]) {
+                    s += weight[type] * p.mobility(sq);
+                }
+            }
+            return s;
+        }
+        if (!threatsKnown) {
+            measureThreats(p);
+        }
+        long free = ~occupied[c];
+        long[] sets = attackSet[c];
+        int[] types = attackType[c];
+        for (int k = 0, n = attackCount[c]; k < n; k++) {
+            int type = types[k];
+            int wt = weight[type];
+            if (wt != 0) {
+                s += wt * (movesAreAttacks[type] ? Long.bitCount(sets[k] & free) : p.mobility(attackSquare[c][k]));
+            }
+        }
+        return s;
+    }
+
+    /**
      * Sets {@link #threats}, {@link #hanging} and {@link #kingZone} for both sides, on bitboards where the position
      * keeps them.
      */
@@ -507,6 +551,7 @@ final class EvalContext {
                 } else if (!royalType[type]) {
                     attackSet[c][k] = a;
                     attackType[c][k] = type;
+                    attackSquare[c][k] = sq;
                     attackValue[c][k++] = boardValue[type];
                 }
                 if (!royalType[type]) {

@@ -486,15 +486,7 @@ abstract class EvalTerm {
 
                 @Override
                 int weighted(EvalContext x, Position p, int c, int[] weight) {
-                    int s = 0;
-                    for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-                        int sq = p.pieceSquare(c, i);
-                        int wt = weight[p.typeAt(sq)];
-                        if (wt != 0) {
-                            s += wt * p.mobility(sq);
-                        }
-                    }
-                    return s;
+                    return x.mobility(p, c, weight);
                 }
             }.defaultFrom(MOBILITY_DEFAULT),
             MOBILITY_DEFAULT,

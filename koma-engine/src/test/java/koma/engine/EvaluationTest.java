@@ -296,6 +296,42 @@ class EvaluationTest {
         assertTrue(seen > 1000, "the playouts should meet threats and hanging pieces: " + seen);
     }
 
+    /**
+     * The term mobility read from the threat terms' attack sets (bitboard positions) is the sum of
+     * Position.mobility over the side's pieces: on every position of EvaluationTermsTest's random playouts of every
+     * rule set, each side, with a random weight per type (a one-hot weight would hide a piece counted as another).
+     */
+    @Test
+    void mobilityFromAttackSetsIsThatOfTheMoves() {
+        Random rng = new Random(20261202);
+        int compared = 0, onBits = 0;
+        for (String id : RuleSet.IDS) {
+            RuleSet rs = RuleSet.of(id);
+            EvalContext x = new EvalContext(rs);
+            int[] weight = new int[rs.pieces.size()];
+            for (Position p : EvaluationTermsTest.positions(rs)) {
+                for (int t = 0; t < weight.length; t++) {
+                    weight[t] = 1 + rng.nextInt(100);
+                }
+                for (int c = 0; c < 2; c++) {
+                    int expected = 0;
+                    for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+                        int sq = p.pieceSquare(c, i);
+                        if (EvalContext.hasMobility(rs.piece(p.typeAt(sq)))) {
+                            expected += weight[p.typeAt(sq)] * p.mobility(sq);
+                        }
+                    }
+                    x.newPosition();
+                    assertEquals(expected, x.mobility(p, c, weight), () -> rs.id + " " + p);
+                    compared++;
+                    onBits += p.hasBitboards() ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(onBits >= 3 * 2 * EvaluationTermsTest.POSITIONS, "chess, Shodo and the deathmatch: " + onBits);
+        assertTrue(compared > onBits, "and the table-walk rule sets: " + compared);
+    }
+
     /** Pawn structure, pairs, open files and the endgame king, counted by hand in small chess positions. */
     @Test
     void structureTermsCountWhatTheyName() {

@@ -48,9 +48,10 @@ public final class Trainer {
 
         /**
          * {@code mirror}: every training position is also learnt turned left for right (files reversed, hands
-         * kept), with its score and result: twice the data where the rules are the same mirrored (the shogi family;
-         * not chess with castling rights). Each mirrored position's legal moves are counted against the original's,
-         * so a rule set that is not symmetric is refused at load. The held-out positions are not mirrored.
+         * kept), with its score and result: twice the data where the rules are the same mirrored (the shogi family,
+         * and chess once no castling right is left; a position that still has one is learnt once, since its mirror
+         * would lose them). Each mirrored position's legal moves are counted against the original's, so a rule set
+         * that is not symmetric is refused at load. The held-out positions are not mirrored.
          */
         public Settings {
             if (hidden < 1 || hidden > 4096) {
@@ -263,7 +264,7 @@ public final class Trainer {
                     int score = Integer.parseInt(p[2]);
                     double result = Double.parseDouble(p[1]);
                     d.add(us, them, cnt, score, result, d.teacher != null ? teacher.evaluate(pos) : 0);
-                    if (s.mirror() && d == train) {
+                    if (s.mirror() && d == train && pos.castlingRights() == 0) {
                         Position m;
                         try {
                             m = mirrored(pos);

@@ -129,6 +129,11 @@ public final class Search {
     private final boolean nullMoveEval;
     /** Stockfish 11's late-move reductions, from the second move on (from the rule set's SearchDefaults). */
     private final boolean wideLmr;
+    /**
+     * The least remaining depth of YaneuraOu's mate-in-one test at interior nodes the hash table does not know (0:
+     * none; the rule set's SearchDefaults).
+     */
+    private final int mateInOneDepth;
     /** Quiet moves landing within this many king steps of the enemy king are reduced a ply less (SearchDefaults). */
     private final int kingAttackLmr;
     /**
@@ -234,6 +239,7 @@ public final class Search {
         this.reverseFutilityDepth = defaults.reverseFutilityDepth();
         this.nullMoveEval = defaults.nullMoveEval();
         this.wideLmr = defaults.wideLmr();
+        this.mateInOneDepth = defaults.mateInOne();
         this.kingAttackLmr = defaults.kingAttackLmr();
         this.probcutMargin = defaults.probcutMargin();
         this.evasionPruneDepth = defaults.evasionPruneDepth();
@@ -640,6 +646,29 @@ public final class Search {
         return Integer.MIN_VALUE;
     }
 
+    /**
+     * The first of the {@code n} legal moves in {@code list} that mates at once: it gives check, the reply has no
+     * legal move, and no other end rule (repetition, perpetual check, the move-count rule) decides the position it
+     * leaves first, so that searching it would score {@code MATE - ply - 1}, the best score this node can have.
+     * {@link Move#NONE} when there is none. The moves are played on the board alone (no evaluation follows).
+     */
+    private int mateInOne(int[] list, int n, int ply) {
+        for (int i = 0; i < n; i++) {
+            int m = list[i];
+            if (!pos.givesCheck(m)) {
+                continue;
+            }
+            pos.doMove(m);
+            checkAt[ply + 1] = true;
+            boolean mate = !pos.hasLegalMove() && ruleScore(ply + 1) == Integer.MIN_VALUE;
+            pos.undoMove();
+            if (mate) {
+                return m;
+            }
+        }
+        return Move.NONE;
+    }
+
     private int search(int depth, int alpha, int beta, int ply, boolean nullAllowed, boolean cutNode) {
         pvLength[ply] = 0;
         boolean inCheck = pos.inCheck();
@@ -766,6 +795,18 @@ public final class Search {
         }
         if (n == 0) {
             return inCheck ? -MATE + ply : noMoveScore(ply);
+        }
+        // mate-in-one at a node the hash table does not know, once the pruning above has not cut it: the mate is
+        // the best this node can score, so it is returned without searching
+        if (mateInOneDepth > 0 && depth >= mateInOneDepth && entry == 0 && ply > 0 && !inCheck
+                && excludedMove == Move.NONE) {
+            int mate = mateInOne(list, n, ply);
+            if (mate != Move.NONE) {
+                tt.store(key, mate, toTt(MATE - ply - 1, ply), depth, TranspositionTable.BOUND_EXACT);
+                pv[ply][0] = mate;
+                pvLength[ply] = 1;
+                return MATE - ply - 1;
+            }
         }
         int counter = counterMove();
         orderMoves(list, scores[ply], n, ttMove, ply, counter);

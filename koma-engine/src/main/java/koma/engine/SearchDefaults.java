@@ -67,8 +67,11 @@ import java.util.Set;
  * default) for the reductions from the third move named by log-reductions; {@code correction-history}, 1 for a
  * correction history (Stockfish's pawn correction history, kept as Weiss keeps it): per side to move and pawn
  * structure ({@code Position.pawnKey}), a running average of how far the search's score of a node fell from its
- * static evaluation, added to the static evaluation of later nodes with those pawns, 0 (the default) to go without.
- * Each is set where a match said so for that rule set.
+ * static evaluation, added to the static evaluation of later nodes with those pawns, 0 (the default) to go without;
+ * {@code mate-in-one}, D from 1 to {@link #MAX_PRUNE_DEPTH} for YaneuraOu's mate-in-one test at interior nodes of
+ * remaining depth D and more: a node not in check whose position the hash table does not know first looks for a
+ * move that gives check and leaves no legal reply (and ends the game there by no other rule), and returns that
+ * mate at once, before any pruning can miss it; 0 (the default) to go without. Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
@@ -76,14 +79,15 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int losingCheckDepth, boolean qsearchCapturesOnly, int probcutMargin,
                              int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving,
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
-                             boolean nullMoveEval, boolean wideLmr, boolean correctionHistory) {
+                             boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
+                             int mateInOne) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
-            "wide-lmr", "correction-history");
+            "wide-lmr", "correction-history", "mate-in-one");
     /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
     static final int NET_SCALE = 100, MAX_NET_SCALE = 400;
     /** The largest {@code probcut-margin}, in centipawns. */
@@ -98,7 +102,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final int REVERSE_FUTILITY_DEPTH = 3;
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
-            0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false);
+            0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
+            0);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -132,6 +137,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         int evasionPruneDepth = count(m, "evasion-prune-depth", 0, MAX_PRUNE_DEPTH, source);
         int netScale = range(m, "net-scale", NET_SCALE, 1, MAX_NET_SCALE, source);
         int kingAttackLmr = count(m, "king-attack-lmr", 0, MAX_KING_ATTACK_LMR, source);
+        int mateInOne = count(m, "mate-in-one", 0, MAX_PRUNE_DEPTH, source);
         int reverseFutilityDepth = count(m, "reverse-futility-depth", REVERSE_FUTILITY_DEPTH, MAX_PRUNE_DEPTH, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
@@ -139,7 +145,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth,
                 netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source), kingAttackLmr,
                 flag(m, "lmr-depth-pruning", source), reverseFutilityDepth, flag(m, "null-move-eval", source),
-                flag(m, "wide-lmr", source), flag(m, "correction-history", source));
+                flag(m, "wide-lmr", source), flag(m, "correction-history", source), mateInOne);
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

@@ -71,6 +71,24 @@ class BuiltInNetsTest {
         assertTrue(oursGone < even - 300, "our queen gone: " + oursGone + " vs " + even);
     }
 
+    /**
+     * The chess net has learnt what a queen is worth: in the start position without one side's queen, that side
+     * stands clearly worse, whichever side is to move (the net sees the board from the side to move).
+     */
+    @Test
+    void chessNetValuesTheQueen() {
+        RuleSet rs = RuleSet.of("chess");
+        Network net = Network.builtIn(rs).orElseThrow();
+        int even = evaluate(net, rs, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        int theirsGone = evaluate(net, rs, "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        int oursGone = evaluate(net, rs, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1");
+        int oursGoneBlackToMove = evaluate(net, rs, "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assertTrue(Math.abs(even) < 150, "start position: " + even);
+        assertTrue(theirsGone > even + 500, "the opponent's queen gone: " + theirsGone + " vs " + even);
+        assertTrue(oursGone < even - 500, "our queen gone: " + oursGone + " vs " + even);
+        assertTrue(oursGoneBlackToMove < even - 500, "Black to move without its queen: " + oursGoneBlackToMove);
+    }
+
     private static int evaluate(Network net, RuleSet rs, String fen) {
         Position p = Position.fromFen(rs, fen);
         Accumulators acc = new Accumulators(net, rs, 4);

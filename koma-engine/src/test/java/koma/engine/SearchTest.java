@@ -342,12 +342,12 @@ class SearchTest {
 
     /**
      * net-scale scales the net's output and nothing else: from the start position (no capture, no promotion, so
-     * quiescence is the static evaluation) shogi's built-in net at 50% gives half the score at 100% (Java's integer
-     * division of the same product), while chess, searched with the hand-written evaluation, gives the same score
-     * either way. Each side reads a file with this one key.
+     * quiescence is the static evaluation) shogi's and chess's built-in nets at 50% give half the score at 100%
+     * (Java's integer division of the same product), while Wa shogi with drops, searched with the hand-written
+     * evaluation, gives the same score either way. Each side reads a file with this one key.
      */
     @ParameterizedTest
-    @CsvSource({"shogi, true", "chess, false"})
+    @CsvSource({"shogi, true", "chess, true", "washogi-drops, false"})
     void netScaleScalesTheNetOnly(String id, boolean net, @TempDir Path dir) throws Exception {
         RuleSet rs = RuleSet.of(id);
         int[] score = new int[2];
@@ -355,8 +355,9 @@ class SearchTest {
         for (int i = 0; i < 2; i++) {
             score[i] = quiescenceWith(rs, Position.start(rs), "net-scale", scales[i], SearchDefaults::netScale, dir);
         }
+        assertTrue(score[0] != 0 && score[0] / 2 != score[0], id + ": the start position scores " + score[0]
+                + ", which no scale changes");
         if (net) {
-            assertTrue(score[0] != 0, id + ": the net scores the start position 0, which no scale changes");
             assertEquals(score[0] * 50 / 100, score[1], id);
         } else {
             assertEquals(score[0], score[1], id);

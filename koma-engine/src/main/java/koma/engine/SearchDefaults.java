@@ -69,9 +69,10 @@ import java.util.Set;
  * structure ({@code Position.pawnKey}), a running average of how far the search's score of a node fell from its
  * static evaluation, added to the static evaluation of later nodes with those pawns, 0 (the default) to go without;
  * {@code mate-in-one}, D from 1 to {@link #MAX_PRUNE_DEPTH} for YaneuraOu's mate-in-one test at interior nodes of
- * remaining depth D and more: a node not in check whose position the hash table does not know first looks for a
- * move that gives check and leaves no legal reply (and ends the game there by no other rule), and returns that
- * mate at once, before any pruning can miss it; 0 (the default) to go without. Each is set where a match said so for that rule set.
+ * remaining depth D and more: a node not in check whose position the hash table does not know, once the pruning
+ * before move generation (null move, reverse futility, ProbCut) has not cut it, looks for a move that gives check
+ * and leaves no legal reply (and ends the game there by no other rule), and returns that mate without searching;
+ * 0 (the default) to go without. Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,

@@ -3,7 +3,8 @@
 # bench/results/2026-11-21-skill.txt and koma.engine.SkillLevels): each skill level plays 20 games at 100 ms a move
 # against a Stockfish UCI_LimitStrength level near it (skill 0 and 2 against skill 4, below Stockfish's minimum of
 # 1320). Runs a copy of the jar, so rebuilding meanwhile is safe. Usage: bench/skill-calibration.sh [GAMES]
-# (CONCURRENCY=2 plays two games at a time: on a free 2-core machine each engine still has a core while it thinks).
+# (CONCURRENCY=2 plays two games at a time: on a free 2-core machine each engine still has a core while it thinks;
+# SEED_OFFSET=N adds N to every line's seed, so that a further run plays new openings to pool with the first).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 games="${1:-20}"
@@ -15,17 +16,18 @@ cp "$root/koma-cli/target/koma.jar" "$jar"
 java="$(ls -d /usr/lib/jvm/*/bin/java | sort -V | tail -1)"
 koma="$java -jar $jar"
 sf="${STOCKFISH:-/usr/games/stockfish}"
+offset="${SEED_OFFSET:-0}"
 common=(--games "$games" --movetime 100 --margin 500 --random-plies 4 --option1 Hash=16 --concurrency "${CONCURRENCY:-1}")
 
 vs_skill() { # skill, other skill, seed
   $koma match --variant chess --engine1 "$koma uci" --name1 "Koma-skill$1" --option1 "Skill Level=$1" \
     --engine2 "$koma uci" --name2 "Koma-skill$2" --option2 "Skill Level=$2" --option2 Hash=16 \
-    "${common[@]}" --seed "$3" | tee "$out/s$1-vs-s$2.txt" | grep -E '^(Score|Elo)' | tail -2
+    "${common[@]}" --seed "$(($3 + offset))" | tee "$out/s$1-vs-s$2.txt" | grep -E '^(Score|Elo)' | tail -2
 }
 vs_stockfish() { # skill, UCI_Elo, seed
   $koma match --variant chess --engine1 "$koma uci" --name1 "Koma-skill$1" --option1 "Skill Level=$1" \
     --engine2 "$sf" --name2 "SF-$2" --option2 UCI_LimitStrength=true --option2 "UCI_Elo=$2" \
-    --option2 Threads=1 --option2 Hash=16 "${common[@]}" --seed "$3" | tee "$out/s$1-vs-sf$2.txt" \
+    --option2 Threads=1 --option2 Hash=16 "${common[@]}" --seed "$(($3 + offset))" | tee "$out/s$1-vs-sf$2.txt" \
     | grep -E '^(Score|Elo)' | tail -2
 }
 

@@ -10,20 +10,20 @@ import { h, clear } from './dom.js';
 const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14];
 
 /**
- * The levels whose measured Elo (LEVEL_ELO, from the server's table of matches at 100 ms a move) the page shows.
- * From level 11 up the server's longer think time (up to 2 s) makes the computer stronger than those 100 ms games
- * showed, so the page says "1800 or more".
+ * The levels whose measured Elo (LEVEL_ELO, from the server's table of matches at 100 ms a move) the page shows as
+ * it is. From level 11 up the server's longer think time (up to 2 s) makes the computer stronger than those 100 ms
+ * games showed, so the page says "that or more".
  */
 const LEVELS_SHOWN = 10;
 
 /** The rough worth of a level as words: its Elo estimate and a band a newcomer understands. */
 export function levelWorth(level) {
   const band = t('level.band.' + (level <= 2 ? 'beginner' : level <= 6 ? 'casual' : level <= 10 ? 'club' : 'strong'));
-  if (level > LEVELS_SHOWN) {
-    return band + ' · ' + t('level.eloAbove', { elo: 1800 });
-  }
   // without the server's table (it did not answer) the band alone
-  return level < LEVEL_ELO.length ? band + ' · ' + t('level.elo', { elo: LEVEL_ELO[level] }) : band;
+  if (level >= LEVEL_ELO.length) {
+    return band;
+  }
+  return band + ' · ' + t(level > LEVELS_SHOWN ? 'level.eloAbove' : 'level.elo', { elo: LEVEL_ELO[level] });
 }
 
 /** The form that POSTs /api/games and opens the new game. */

@@ -93,6 +93,12 @@ public final class Browser implements AutoCloseable {
         return newGame(variant, mode, level, color, fen, "none");
     }
 
+    /** Moves the new-game form's level slider to {@code level}, as a drag would (its input event). */
+    public void setLevel(int level) {
+        js("const r = document.getElementById('ng-level'); r.value = arguments[0];"
+                + " r.dispatchEvent(new Event('input', {bubbles: true}));", String.valueOf(level));
+    }
+
     /** As above with a clock type (none, fischer or byoyomi) at the form's default times. */
     public String newGame(String variant, String mode, int level, String color, String fen, String clock) {
         open("/");
@@ -100,8 +106,7 @@ public final class Browser implements AutoCloseable {
         new Select(driver.findElement(By.id("ng-variant"))).selectByValue(variant);
         driver.findElement(By.cssSelector("input[name=mode][value=" + mode + "]")).click();
         if (mode.equals("computer")) {
-            js("const r = document.getElementById('ng-level'); r.value = arguments[0];"
-                    + " r.dispatchEvent(new Event('input', {bubbles: true}));", String.valueOf(level));
+            setLevel(level);
         }
         if (!mode.equals("hotseat")) {
             new Select(driver.findElement(By.id("ng-color"))).selectByValue(color);

@@ -116,10 +116,10 @@ class PageBasicsBrowserTest extends SiteBrowserTest {
         assertEquals(40L, browser.js("return document.querySelectorAll(\".game-card[data-variant='shogi'] svg.mini-board > g\").length;"));
         // the level slider says what a level is worth: SkillLevels through GET /api/levels (level 3 905, level 0 485)
         assertEquals("casual player · about " + SkillLevels.elo(3) + " Elo in chess", browser.text("#ng-level-worth"));
-        browser.js("const r = document.querySelector('#ng-level'); r.value = '0'; r.dispatchEvent(new Event('input', {bubbles: true}));");
+        browser.setLevel(0);
         browser.waiting(5).until(d -> browser.text("#ng-level-worth").equals("beginner · about " + SkillLevels.elo(0) + " Elo in chess"));
         // above level 10 the server thinks longer than the table's 100 ms games: the table's figure as a floor
-        browser.js("const r = document.querySelector('#ng-level'); r.value = '20'; r.dispatchEvent(new Event('input', {bubbles: true}));");
+        browser.setLevel(20);
         browser.waiting(5).until(d -> browser.text("#ng-level-worth").endsWith("· " + SkillLevels.elo(20) + " Elo or more in chess"));
         // picking a game in the list chooses it in the form
         browser.clickRetrying(".game-card[data-variant='washogi'] [data-pick]");

@@ -5,7 +5,8 @@ Usage: bench/skill-table.py DIR [DIR ...]. Each DIR is one run's OUT directory; 
 against Stockfish's UCI_Elo E, sN-vs-sM.txt against Koma's level M) are pooled over the runs by file name, from the
 last "Score of A vs B: W - L - D" line of each file. A level's Elo is its opponent's plus 400 log10(s / (1 - s)) of its
 pooled score s (a score of 0 or 1 counts as half a game from it); a level measured against another level is placed
-from that level's estimate. The even levels' estimates are then made non-decreasing by pooling adjacent violators,
+from that level's estimate; a level with lines against several opponents gets their estimates' mean, weighted by
+games. The even levels' estimates are then made non-decreasing by pooling adjacent violators,
 weighted by games (a stronger level may not be listed below a weaker one: the protocols map UCI_Elo onto the
 strongest level at or below it), the odd levels lie halfway, and everything is rounded to 5.
 """
@@ -49,20 +50,24 @@ def main(dirs):
             lines[key] = tuple(a + b for a, b in zip(old, r))
     if not lines:
         sys.exit("no match logs with a score line in " + " ".join(dirs))
+    # a level with several lines (against different opponents) gets their estimates' mean weighted by games; a line
+    # against another level waits until every line of that level is placed
     est, games = {}, {}
     pending = dict(lines)
     while pending:
-        progress = False
-        for (level, kind, opp), wld in list(pending.items()):
-            base = opp if kind == "sf" else est.get(opp)
-            if base is None:
-                continue
-            est[level] = base + elo(*wld)
-            games[level] = sum(wld)
-            del pending[(level, kind, opp)]
-            progress = True
-        if not progress:
+        ready = [k for k in pending if k[1] == "sf" or (k[2] in est and all(p[0] != k[2] for p in pending))]
+        if not ready:
             sys.exit("levels measured only against unmeasured levels: " + str(sorted(pending)))
+        placed = {}
+        for key in ready:
+            level, kind, opp = key
+            wld = pending.pop(key)
+            base = opp if kind == "sf" else est[opp]
+            total, n = placed.get(level, (0.0, 0))
+            placed[level] = (total + (base + elo(*wld)) * sum(wld), n + sum(wld))
+        for level, (total, n) in placed.items():
+            t0, n0 = est.get(level, 0.0) * games.get(level, 0), games.get(level, 0)
+            est[level], games[level] = (t0 + total) / (n0 + n), n0 + n
     levels = sorted(est)
     blocks = [[est[l] * games[l], games[l], [l]] for l in levels]
     i = 0
@@ -74,7 +79,7 @@ def main(dirs):
         else:
             i += 1
     fit = {l: b[0] / b[1] for b in blocks for l in b[2]}
-    print("level  opponent  W-L-D pooled  score  estimate  fitted")
+    print("level  opponent  W-L-D pooled  score  level's estimate  fitted")
     for (level, kind, opp), (w, l, d) in sorted(lines.items()):
         n = w + l + d
         print(f"{level:5d}  {'SF-' if kind == 'sf' else 'skill '}{opp:<5d}  {w}-{l}-{d} ({n})  "

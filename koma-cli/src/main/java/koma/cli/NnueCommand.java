@@ -300,6 +300,14 @@ public final class NnueCommand implements Runnable {
                         + "${DEFAULT-VALUE} (none).")
         int kingWindow;
 
+        @Option(names = "--output-buckets", defaultValue = "1",
+                description = "Output buckets N: N output layers, each position read through the one of its pieces "
+                        + "on the board ((pieces - 1) x N / the start position's pieces: Stockfish's (pieces - 1) / 4 "
+                        + "for chess with 8), the hidden layer shared; 1.." + Network.MAX_OUTPUT_BUCKETS
+                        + ". A net of one bucket given to --init starts every bucket. Default: ${DEFAULT-VALUE} (one "
+                        + "output layer).")
+        int outputBuckets;
+
         @Option(names = "--init", paramLabel = "NET",
                 description = "Start from this net instead of random weights (a warm start): a net file, or 'builtin' "
                         + "for the rule set's built-in net. Its layout must be this one's, or the plain one when "
@@ -351,7 +359,7 @@ public final class NnueCommand implements Runnable {
             }
             Trainer.Settings ts = new Trainer.Settings(hidden, epochs, batch, lr, gamma, lambda, holdoutEvery, seed,
                     threads, mirror);
-            Trainer t = new Trainer(rs, ts, fs);
+            Trainer t = new Trainer(rs, ts, fs, outputBuckets);
             t.setBucketDecay(bucketDecay);
             t.setWeightDecay(weightDecay);
             if (init != null) {
@@ -383,11 +391,13 @@ public final class NnueCommand implements Runnable {
             Network net = t.quantise();
             net.write(Path.of(base + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
-                            + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%s%ntraining: %d epochs, batch %d, lr %s, "
+                            + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%s%s%ntraining: %d epochs, batch %d, lr %s, "
                             + "gamma %s, lambda %s, seed %d, K %.4f%s%s%s, %d s%nbest validation loss: %.6f (the hand-written "
                             + "evaluation's: %.6f; the exported int16 net's: %.6f)%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), net.inputs, hidden, Network.QA,
                     Network.QB, fs.kingFiles, fs.kingRanks, fs.kingWindow > 0 ? ", king window " + fs.kingWindow : "",
+                    net.outputBuckets > 1 ? ", " + net.outputBuckets + " output buckets over " + net.bucketPieces
+                            + " pieces" : "",
                     epochs, batch, lr, gamma, lambda, seed, t.k(), fixedK != null ? " (given)" : " (fitted)",
                     mirror ? ", training positions mirrored too" : "",
                     (bucketDecay > 0 ? ", bucket decay " + bucketDecay : "")

@@ -56,4 +56,24 @@ class NnueTrainCommandTest {
         assertTrue(refused.err().contains("a net for washogi, not shogi") && refused.err().contains("another board"),
                 refused.err());
     }
+
+    /**
+     * --output-buckets 8 on chess: the manifest names the buckets over chess's 32 pieces, and the net the engine
+     * reads back has them; 0 buckets is refused by name.
+     */
+    @Test
+    void trainsOutputBuckets() throws Exception {
+        Path data = data("chess"), out = tmp.resolve("ob");
+        Cli.Result r = Cli.inProcess("nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8",
+                "--epochs", "1", "--holdout-every", "2", "--output-buckets", "8", "--out", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("8 output buckets over 32 pieces"), r.out());
+        koma.engine.nnue.Network net = koma.engine.nnue.Network.read(tmp.resolve("ob.nnue"));
+        assertEquals(8, net.outputBuckets);
+        assertEquals(32, net.bucketPieces);
+        Cli.Result refused = Cli.process("nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8",
+                "--epochs", "1", "--holdout-every", "2", "--output-buckets", "0", "--out", out.toString());
+        assertTrue(refused.exit() != 0, refused.out());
+        assertTrue(refused.err().contains("output buckets must be 1..32, got 0"), refused.err());
+    }
 }

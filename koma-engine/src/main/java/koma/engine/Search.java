@@ -1264,7 +1264,7 @@ public final class Search {
     /** The static evaluation, with the skill level's noise when strength is limited. */
     private int evaluate(int ply) {
         int v = nnue == null ? eval.evaluate(pos)
-                : nnue.evaluate(ply, pos.sideToMove()) * netScale / 100
+                : nnue.evaluate(ply, pos.sideToMove(), pos.pieceCount(0) + pos.pieceCount(1)) * netScale / 100
                         + (netTerms == null ? 0 : netTerms.evaluate(pos));
         if (noise > 0) {
             long h = (pos.key() ^ noiseSeed) * 0x9E3779B97F4A7C15L;

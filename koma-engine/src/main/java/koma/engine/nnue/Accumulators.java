@@ -188,11 +188,19 @@ public final class Accumulators {
         }
     }
 
-    /** The net's evaluation of the position at {@code ply} for {@code sideToMove}, in centipawns. */
-    public int evaluate(int ply, int sideToMove) {
+    /**
+     * The net's evaluation of the position at {@code ply} for {@code sideToMove}, in centipawns; {@code pieces}, the
+     * pieces on its board, choose the output bucket.
+     */
+    public int evaluate(int ply, int sideToMove, int pieces) {
         ensure(ply);
         short[] a = acc[ply];
-        return net.forward(a, sideToMove * h, a, (sideToMove ^ 1) * h);
+        return net.forward(a, sideToMove * h, a, (sideToMove ^ 1) * h, net.bucket(pieces));
+    }
+
+    /** {@link #evaluate(int, int, int)} for position {@code p} standing at {@code ply}. */
+    public int evaluate(int ply, Position p) {
+        return evaluate(ply, p.sideToMove(), p.pieceCount(0) + p.pieceCount(1));
     }
 
     /** Brings acc[ply] up to date from the nearest computed ply before it. */

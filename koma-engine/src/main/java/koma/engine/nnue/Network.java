@@ -26,14 +26,22 @@ import koma.rules.RuleSet;
  * featureBias[H], outputWeights[2H] (the side to move's half first) as int16 and the output bias as int32. Version 2
  * (a net with king buckets) has the bucket grid's files and ranks as two int32 after the layout hash; version 3 (a net
  * with a king window) has those and the window's reach as a third int32. A net without either is written as version
- * 1, one with buckets alone as version 2.
+ * 1, one with buckets alone as version 2. Version 4 (a net with output buckets) has the bucket grid, the window's reach,
+ * the number of output buckets and {@link #bucketPieces} as five int32 after the layout hash, then outputWeights for
+ * each bucket in turn (2H each) and one int32 output bias per bucket.
+ *
+ * <p>Output buckets: the output layer is one of {@link #outputBuckets}, chosen by the number of pieces on the board
+ * ({@link #bucket}), as Stockfish's and most small nets' are: the same hidden layer read differently in the opening,
+ * the middle game and the ending. One bucket is the plain net.
  */
 public final class Network {
     public static final int QA = 255, QB = 64, SCALE = 400;
     /** The largest output weight (1.98 x QB): what keeps the output's int sums ({@link Kernels#half}) from overflowing. */
     public static final int MAX_OUTPUT_WEIGHT = 127;
     private static final long MAGIC = 0x4B4F4D414E4E5545L; // "KOMANNUE"
-    private static final int VERSION = 1, VERSION_BUCKETS = 2, VERSION_WINDOW = 3;
+    private static final int VERSION = 1, VERSION_BUCKETS = 2, VERSION_WINDOW = 3, VERSION_OUTPUT = 4;
+    /** The most output buckets a net may have. */
+    public static final int MAX_OUTPUT_BUCKETS = 32;
     /** The directory of the built-in nets (class-path resources). */
     public static final String RESOURCE_DIR = "/koma/engine/nnue/";
 
@@ -50,8 +58,18 @@ public final class Network {
      * move.
      */
     final short[] featureWeights;
-    final short[] featureBias, outputWeights;
-    final int outputBias;
+    final short[] featureBias;
+    /** outputWeights[bucket * 2H + i]: each output bucket's 2H weights, the side to move's half first. */
+    final short[] outputWeights;
+    /** The output bias of each output bucket. */
+    final int[] outputBiases;
+    /** The number of output buckets (1: one output layer). */
+    public final int outputBuckets;
+    /**
+     * The pieces on the board of the rule set's start position: {@link #bucket} divides the piece counts from 1 to
+     * this into {@link #outputBuckets} equal ranges.
+     */
+    public final int bucketPieces;
 
     /** A net without king buckets. */
     public Network(String ruleSet, long layoutHash, int inputs, int hidden, short[] featureWeights,
@@ -59,13 +77,33 @@ public final class Network {
         this(ruleSet, layoutHash, 1, 1, 0, inputs, hidden, featureWeights, featureBias, outputWeights, outputBias);
     }
 
-    /** A net with king buckets (1 x 1: none) and a king window (0: none). */
+    /** A net with king buckets (1 x 1: none) and a king window (0: none), one output bucket. */
     public Network(String ruleSet, long layoutHash, int kingFiles, int kingRanks, int kingWindow, int inputs,
                    int hidden, short[] featureWeights, short[] featureBias, short[] outputWeights, int outputBias) {
+        this(ruleSet, layoutHash, kingFiles, kingRanks, kingWindow, inputs, hidden, featureWeights, featureBias, 1, 1,
+                outputWeights, new int[]{outputBias});
+    }
+
+    /**
+     * A net with king buckets (1 x 1: none), a king window (0: none) and {@code outputBuckets} output layers
+     * ({@code outputWeights} 2H for each in turn, one bias each), bucketed by the pieces on the board out of
+     * {@code bucketPieces}.
+     */
+    public Network(String ruleSet, long layoutHash, int kingFiles, int kingRanks, int kingWindow, int inputs,
+                   int hidden, short[] featureWeights, short[] featureBias, int outputBuckets, int bucketPieces,
+                   short[] outputWeights, int[] outputBiases) {
+        if (outputBuckets < 1 || outputBuckets > MAX_OUTPUT_BUCKETS) {
+            throw new IllegalArgumentException("output buckets must be 1.." + MAX_OUTPUT_BUCKETS + ", got "
+                    + outputBuckets);
+        }
+        if (bucketPieces < 1) {
+            throw new IllegalArgumentException("the pieces that divide the output buckets must be at least 1, got "
+                    + bucketPieces);
+        }
         if (featureWeights.length != inputs * hidden || featureBias.length != hidden
-                || outputWeights.length != 2 * hidden) {
-            throw new IllegalArgumentException("net arrays do not match " + inputs + " inputs and " + hidden
-                    + " hidden neurons");
+                || outputWeights.length != outputBuckets * 2 * hidden || outputBiases.length != outputBuckets) {
+            throw new IllegalArgumentException("net arrays do not match " + inputs + " inputs, " + hidden
+                    + " hidden neurons and " + outputBuckets + " output bucket(s)");
         }
         for (short w : outputWeights) {
             if (Math.abs(w) > MAX_OUTPUT_WEIGHT) {
@@ -82,15 +120,39 @@ public final class Network {
         this.featureWeights = java.util.Arrays.copyOf(featureWeights, (inputs + 1) * hidden);
         this.featureBias = featureBias;
         this.outputWeights = outputWeights;
-        this.outputBias = outputBias;
+        this.outputBiases = outputBiases;
+        this.outputBuckets = outputBuckets;
+        this.bucketPieces = bucketPieces;
     }
 
-    /** The output for accumulators {@code us} (side to move) and {@code them}, each {@code hidden} long from {@code off}. */
-    int forward(short[] us, int usOff, short[] them, int themOff) {
-        long sum = Kernels.half(us, usOff, outputWeights, 0, hidden, QA)
-                + Kernels.half(them, themOff, outputWeights, hidden, hidden, QA);
-        long out = sum / QA + outputBias;
+    /** The output bucket of a position with {@code pieces} pieces on the board (0 with one bucket). */
+    public int bucket(int pieces) {
+        return outputBucket(pieces, outputBuckets, bucketPieces);
+    }
+
+    /**
+     * The output bucket of {@code pieces} pieces on the board out of {@code bucketPieces}, of {@code buckets}: (pieces
+     * - 1) x buckets / bucketPieces, within 0..buckets - 1 (Stockfish's (pieces - 1) / 4 for chess's 32 and 8).
+     */
+    public static int outputBucket(int pieces, int buckets, int bucketPieces) {
+        return Math.max(0, Math.min(buckets - 1, (pieces - 1) * buckets / bucketPieces));
+    }
+
+    /**
+     * The output for accumulators {@code us} (side to move) and {@code them}, each {@code hidden} long from {@code
+     * off}, through output bucket {@code bucket}.
+     */
+    int forward(short[] us, int usOff, short[] them, int themOff, int bucket) {
+        int w = bucket * 2 * hidden;
+        long sum = Kernels.half(us, usOff, outputWeights, w, hidden, QA)
+                + Kernels.half(them, themOff, outputWeights, w + hidden, hidden, QA);
+        long out = sum / QA + outputBiases[bucket];
         return (int) (out * SCALE / (QA * QB));
+    }
+
+    /** Output bucket {@code bucket}'s bias (scaled by QA x QB). */
+    public int outputBias(int bucket) {
+        return outputBiases[bucket];
     }
 
     /** Writes the net in the resource format. */
@@ -98,7 +160,8 @@ public final class Network {
         GZIPOutputStream gz = new GZIPOutputStream(raw);
         DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(gz, 1 << 16));
         out.writeLong(MAGIC);
-        int version = kingWindow > 0 ? VERSION_WINDOW : kingFiles * kingRanks > 1 ? VERSION_BUCKETS : VERSION;
+        int version = outputBuckets > 1 ? VERSION_OUTPUT : kingWindow > 0 ? VERSION_WINDOW
+                : kingFiles * kingRanks > 1 ? VERSION_BUCKETS : VERSION;
         out.writeInt(version);
         out.writeUTF(ruleSet);
         out.writeLong(layoutHash);
@@ -106,8 +169,12 @@ public final class Network {
             out.writeInt(kingFiles);
             out.writeInt(kingRanks);
         }
-        if (version == VERSION_WINDOW) {
+        if (version >= VERSION_WINDOW) {
             out.writeInt(kingWindow);
+        }
+        if (version == VERSION_OUTPUT) {
+            out.writeInt(outputBuckets);
+            out.writeInt(bucketPieces);
         }
         out.writeInt(inputs);
         out.writeInt(hidden);
@@ -120,7 +187,9 @@ public final class Network {
             }
         }
         out.write(b.array());
-        out.writeInt(outputBias);
+        for (int bias : outputBiases) {
+            out.writeInt(bias);
+        }
         out.flush();
         gz.finish();
     }
@@ -162,20 +231,30 @@ public final class Network {
                 throw new IOException(name + ": not a Koma net (bad magic)");
             }
             int version = in.readInt();
-            if (version < VERSION || version > VERSION_WINDOW) {
+            if (version < VERSION || version > VERSION_OUTPUT) {
                 throw new IOException(name + ": net format version " + version + ", this engine reads " + VERSION
-                        + " to " + VERSION_WINDOW);
+                        + " to " + VERSION_OUTPUT);
             }
             String id = in.readUTF();
             RuleSet rs = ruleSetFor.of(id);
             long hash = in.readLong();
-            int kingFiles = 1, kingRanks = 1, kingWindow = 0;
+            int kingFiles = 1, kingRanks = 1, kingWindow = 0, outputBuckets = 1, bucketPieces = 1;
             if (version != VERSION) {
                 kingFiles = in.readInt();
                 kingRanks = in.readInt();
             }
-            if (version == VERSION_WINDOW) {
+            if (version >= VERSION_WINDOW) {
                 kingWindow = in.readInt();
+            }
+            if (version == VERSION_OUTPUT) {
+                outputBuckets = in.readInt();
+                bucketPieces = in.readInt();
+                if (outputBuckets < 1 || outputBuckets > MAX_OUTPUT_BUCKETS || bucketPieces < 1
+                        || bucketPieces > rs.geometry.squares) {
+                    throw new IOException(name + ": " + outputBuckets + " output buckets over " + bucketPieces
+                            + " pieces; this engine reads 1.." + MAX_OUTPUT_BUCKETS + " over 1.."
+                            + rs.geometry.squares);
+                }
             }
             FeatureSet fs;
             try {
@@ -191,10 +270,15 @@ public final class Network {
             if (hidden < 1 || hidden > 4096) {
                 throw new IOException(name + ": hidden size " + hidden + " out of 1..4096");
             }
-            short[] fw = readShorts(in, inputs * hidden), fb = readShorts(in, hidden), ow = readShorts(in, 2 * hidden);
-            int ob = in.readInt();
+            short[] fw = readShorts(in, inputs * hidden), fb = readShorts(in, hidden),
+                    ow = readShorts(in, outputBuckets * 2 * hidden);
+            int[] ob = new int[outputBuckets];
+            for (int i = 0; i < outputBuckets; i++) {
+                ob[i] = in.readInt();
+            }
             try {
-                return new Network(id, hash, kingFiles, kingRanks, kingWindow, inputs, hidden, fw, fb, ow, ob);
+                return new Network(id, hash, kingFiles, kingRanks, kingWindow, inputs, hidden, fw, fb, outputBuckets,
+                        bucketPieces, ow, ob);
             } catch (IllegalArgumentException e) {
                 throw new IOException(name + ": " + e.getMessage());
             }

@@ -35,6 +35,9 @@ import koma.rules.notation.Fen;
  * the differences. The export adds the shared block to every bucket, so the net computes what the model does.
  * A bucket decay ({@link #setBucketDecay}) shrinks the buckets' own weights toward 0 after every step (decoupled
  * weight decay, as AdamW's), so that a bucket departs from the shared block only where the data keep pulling it.
+ *
+ * <p>With output buckets ({@link Network#outputBuckets}) the model has one output layer per bucket, each position
+ * trained through its own ({@link Network#outputBucket} of its pieces on the board); the hidden layer is shared.
  */
 public final class Trainer {
     /** Settings of a training run. */
@@ -85,6 +88,8 @@ public final class Trainer {
         short[] count = new short[1 << 16];
         short[] score = new short[1 << 16];
         byte[] result = new byte[1 << 16];
+        /** The pieces on the board of each position (what picks its output bucket). */
+        short[] pieces = new short[1 << 16];
         /**
          * The hand-written evaluation of each position (side to move, clipped as the score); held-out data only,
          * null for training data (see {@link #withTeacher}).
@@ -102,10 +107,10 @@ public final class Trainer {
         }
 
         void add(int[] us, int[] them, int n, int sc, double res) {
-            add(us, them, n, sc, res, 0);
+            add(us, them, n, sc, res, 0, 0);
         }
 
-        void add(int[] us, int[] them, int n, int sc, double res, int teacherScore) {
+        void add(int[] us, int[] them, int n, int sc, double res, int teacherScore, int pieceCount) {
             if (size == start.length) {
                 int m = size * 2;
                 if (teacher != null) {
@@ -115,6 +120,7 @@ public final class Trainer {
                 count = java.util.Arrays.copyOf(count, m);
                 score = java.util.Arrays.copyOf(score, m);
                 result = java.util.Arrays.copyOf(result, m);
+                pieces = java.util.Arrays.copyOf(pieces, m);
                 chunkOf = java.util.Arrays.copyOf(chunkOf, m);
             }
             if (chunkUsed + 2 * n > chunk.length || feats.isEmpty()) {
@@ -131,6 +137,7 @@ public final class Trainer {
             count[size] = (short) n;
             score[size] = (short) Math.max(-MAX_SCORE, Math.min(MAX_SCORE, sc));
             result[size] = (byte) Math.round(res * 2);
+            pieces[size] = (short) pieceCount;
             if (teacher != null) {
                 teacher[size] = (short) Math.max(-MAX_SCORE, Math.min(MAX_SCORE, teacherScore));
             }
@@ -147,9 +154,13 @@ public final class Trainer {
     private final FeatureSet fs;
     private final Settings s;
     private final int n, h;
-    /** The float model: feature weights [input * H + h], biases, output weights (2H), output bias. */
-    final float[] w, b, ow;
-    float ob;
+    /** Output buckets, and the start position's pieces on the board that divide them ({@link Network#bucketPieces}). */
+    private final int buckets, bucketPieces;
+    /**
+     * The float model: feature weights [input * H + h], biases, output weights (2H for each output bucket in turn),
+     * output biases (one a bucket).
+     */
+    final float[] w, b, ow, ob;
     private double k = 1;
     /** The decoupled weight decay of the buckets' own weights, per unit of learning rate (0: none). */
     private double bucketDecay;
@@ -178,9 +189,21 @@ public final class Trainer {
         this(rs, s, new FeatureSet(rs));
     }
 
-    /** A trainer of a net with the inputs of {@code fs} (its king buckets). */
+    /** A trainer of a net with the inputs of {@code fs} (its king buckets) and one output layer. */
     public Trainer(RuleSet rs, Settings s, FeatureSet fs) {
+        this(rs, s, fs, 1);
+    }
+
+    /** A trainer of a net with the inputs of {@code fs} (its king buckets) and {@code outputBuckets} output layers. */
+    public Trainer(RuleSet rs, Settings s, FeatureSet fs, int outputBuckets) {
+        if (outputBuckets < 1 || outputBuckets > Network.MAX_OUTPUT_BUCKETS) {
+            throw new IllegalArgumentException("output buckets must be 1.." + Network.MAX_OUTPUT_BUCKETS + ", got "
+                    + outputBuckets);
+        }
         this.rs = rs;
+        this.buckets = outputBuckets;
+        Position start = Position.start(rs);
+        this.bucketPieces = Math.max(1, start.pieceCount(0) + start.pieceCount(1));
         this.fs = fs;
         this.s = s;
         this.n = fs.inputs + (factorised() ? fs.perBucket : 0);
@@ -192,7 +215,8 @@ public final class Trainer {
         Random rng = new Random(s.seed());
         w = new float[n * h];
         b = new float[h];
-        ow = new float[2 * h];
+        ow = new float[buckets * 2 * h];
+        ob = new float[buckets];
         float a = (float) (1 / Math.sqrt(Math.max(8, fs.maxActive() / 2.0)));
         // factorised: the buckets' own weights start at 0, so the model starts as the shared block alone
         for (int i = factorised() ? fs.inputs * h : 0; i < w.length; i++) {
@@ -263,7 +287,8 @@ public final class Trainer {
                     features(pos, stm ^ 1, them);
                     int score = Integer.parseInt(p[2]);
                     double result = Double.parseDouble(p[1]);
-                    d.add(us, them, cnt, score, result, d.teacher != null ? teacher.evaluate(pos) : 0);
+                    int onBoard = pos.pieceCount(0) + pos.pieceCount(1);
+                    d.add(us, them, cnt, score, result, d.teacher != null ? teacher.evaluate(pos) : 0, onBoard);
                     if (s.mirror() && d == train && pos.castlingRights() == 0) {
                         Position m;
                         try {
@@ -279,7 +304,7 @@ public final class Trainer {
                         }
                         cnt = features(m, stm, us);
                         features(m, stm ^ 1, them);
-                        d.add(us, them, cnt, score, result);
+                        d.add(us, them, cnt, score, result, 0, onBoard);
                     }
                 }
             }
@@ -391,6 +416,10 @@ public final class Trainer {
         if (net.hidden != h) {
             throw new IllegalArgumentException("--init: a net with " + net.hidden + " hidden neurons, not " + h);
         }
+        if (net.outputBuckets != buckets && net.outputBuckets != 1) {
+            throw new IllegalArgumentException("--init: a net with " + net.outputBuckets + " output buckets, not "
+                    + buckets + " (or one, copied to each)");
+        }
         if (factorised()) {
             throw new IllegalArgumentException("--init: not with king buckets");
         }
@@ -415,10 +444,13 @@ public final class Trainer {
         for (int i = 0; i < h; i++) {
             b[i] = net.featureBias[i] / (float) Network.QA;
         }
-        for (int i = 0; i < 2 * h; i++) {
-            ow[i] = net.outputWeights[i] / (float) Network.QB;
+        for (int bk = 0; bk < buckets; bk++) { // a net of one output bucket starts each of them
+            int from = net.outputBuckets == 1 ? 0 : bk;
+            for (int i = 0; i < 2 * h; i++) {
+                ow[bk * 2 * h + i] = net.outputWeights[from * 2 * h + i] / (float) Network.QB;
+            }
+            ob[bk] = net.outputBias(from) / (float) (Network.QA * Network.QB);
         }
-        ob = net.outputBias / (float) (Network.QA * Network.QB);
         meanActivation = meanSlope = activationCovariance = null;
         warmStart = true;
     }
@@ -482,16 +514,15 @@ public final class Trainer {
         }
         Random rng = new Random(s.seed() + 1);
         float[] mw = new float[w.length], vw = new float[w.length], mb = new float[h], vb = new float[h],
-                mo = new float[2 * h], vo = new float[2 * h];
-        float[] mob = new float[1], vob = new float[1];
+                mo = new float[ow.length], vo = new float[ow.length];
+        float[] mob = new float[buckets], vob = new float[buckets];
         int threads = s.threads();
-        float[][] gw = new float[threads][w.length], gb = new float[threads][h], go = new float[threads][2 * h];
-        float[] gob = new float[threads];
+        float[][] gw = new float[threads][w.length], gb = new float[threads][h], go = new float[threads][ow.length];
+        float[][] gob = new float[threads][buckets];
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         double best = warmStart ? loss(val) : Double.MAX_VALUE;
         int keptEpoch = 0;
-        float[] bw = w.clone(), bb = b.clone(), bo = ow.clone();
-        float bob = ob;
+        float[] bw = w.clone(), bb = b.clone(), bo = ow.clone(), bob = ob.clone();
         long step = 0;
         try {
             for (int epoch = 1; epoch <= s.epochs(); epoch++) {
@@ -510,7 +541,7 @@ public final class Trainer {
                     List<Future<Double>> parts = new ArrayList<>();
                     for (int t = 0; t < threads; t++) {
                         int tf = from + t * per, tt = Math.min(to, tf + per), ti = t;
-                        parts.add(pool.submit(() -> gradient(train, order, tf, tt, gw[ti], gb[ti], go[ti], gob, ti)));
+                        parts.add(pool.submit(() -> gradient(train, order, tf, tt, gw[ti], gb[ti], go[ti], gob[ti])));
                     }
                     for (Future<Double> f : parts) {
                         trainLoss += f.get();
@@ -529,14 +560,7 @@ public final class Trainer {
                     if (weightDecay > 0) {
                         decay(ow, ow.length, (float) (1 - lr * weightDecay));
                     }
-                    float[] obArr = {ob};
-                    float[][] gobArr = new float[threads][1];
-                    for (int t = 0; t < threads; t++) {
-                        gobArr[t][0] = gob[t];
-                        gob[t] = 0;
-                    }
-                    adam(obArr, gobArr, mob, vob, scale, lr, step);
-                    ob = obArr[0];
+                    adam(ob, gob, mob, vob, scale, lr, step);
                 }
                 double vl = loss(val);
                 log.accept(String.format("epoch %d: lr %.6f, train loss %.6f, validation loss %.6f, %d s", epoch, lr,
@@ -546,8 +570,8 @@ public final class Trainer {
                     keptEpoch = epoch;
                     System.arraycopy(w, 0, bw, 0, w.length);
                     System.arraycopy(b, 0, bb, 0, h);
-                    System.arraycopy(ow, 0, bo, 0, 2 * h);
-                    bob = ob;
+                    System.arraycopy(ow, 0, bo, 0, ow.length);
+                    System.arraycopy(ob, 0, bob, 0, buckets);
                 }
             }
         } catch (InterruptedException e) {
@@ -563,8 +587,8 @@ public final class Trainer {
         }
         System.arraycopy(bw, 0, w, 0, w.length);
         System.arraycopy(bb, 0, b, 0, h);
-        System.arraycopy(bo, 0, ow, 0, 2 * h);
-        ob = bob;
+        System.arraycopy(bo, 0, ow, 0, ow.length);
+        System.arraycopy(bob, 0, ob, 0, buckets);
         calibrate(train);
         return best;
     }
@@ -651,11 +675,9 @@ public final class Trainer {
     }
 
     /** Accumulates the loss gradient of positions {@code order[from..to)}; returns their summed loss. */
-    private double gradient(Data d, int[] order, int from, int to, float[] gw, float[] gb, float[] go, float[] gob,
-                            int t) {
+    private double gradient(Data d, int[] order, int from, int to, float[] gw, float[] gb, float[] go, float[] gob) {
         float[] accU = new float[h], accT = new float[h], dU = new float[h], dT = new float[h];
         double sum = 0;
-        float obSum = 0;
         for (int o = from; o < to; o++) {
             int i = order[o];
             char[] c = d.chunkOf(i);
@@ -666,14 +688,15 @@ public final class Trainer {
             double err = pred - target;
             sum += err * err;
             float g = (float) (2 * err * pred * (1 - pred) * k);
-            obSum += g;
+            int bk = bucket(d, i), o0 = bk * 2 * h;
+            gob[bk] += g;
             for (int x = 0; x < h; x++) {
                 float u = accU[x], v = accT[x];
                 float cu = Math.min(Math.max(u, 0), 1), cv = Math.min(Math.max(v, 0), 1);
-                go[x] += g * cu * cu;
-                go[h + x] += g * cv * cv;
-                dU[x] = u > 0 && u < 1 ? g * ow[x] * 2 * u : 0;
-                dT[x] = v > 0 && v < 1 ? g * ow[h + x] * 2 * v : 0;
+                go[o0 + x] += g * cu * cu;
+                go[o0 + h + x] += g * cv * cv;
+                dU[x] = u > 0 && u < 1 ? g * ow[o0 + x] * 2 * u : 0;
+                dT[x] = v > 0 && v < 1 ? g * ow[o0 + h + x] * 2 * v : 0;
                 gb[x] += dU[x] + dT[x];
             }
             for (int j = 0; j < cnt; j++) {
@@ -684,8 +707,12 @@ public final class Trainer {
                 }
             }
         }
-        gob[t] += obSum;
         return sum;
+    }
+
+    /** The output bucket of position {@code i} of {@code d}. */
+    private int bucket(Data d, int i) {
+        return Network.outputBucket(d.pieces[i], buckets, bucketPieces);
     }
 
     private double target(Data d, int i) {
@@ -719,7 +746,7 @@ public final class Trainer {
         if (factorised()) {
             return Double.NaN;
         }
-        Trainer t = new Trainer(rs, s, fs);
+        Trainer t = new Trainer(rs, s, fs, buckets);
         t.initFrom(quantise());
         t.k = k;
         return t.loss(d);
@@ -749,10 +776,11 @@ public final class Trainer {
                 accT[x] += w[ft + x];
             }
         }
-        float out = ob;
+        int bk = bucket(d, i), o0 = bk * 2 * h;
+        float out = ob[bk];
         for (int x = 0; x < h; x++) {
             float u = Math.min(Math.max(accU[x], 0), 1), v = Math.min(Math.max(accT[x], 0), 1);
-            out += u * u * ow[x] + v * v * ow[h + x];
+            out += u * u * ow[o0 + x] + v * v * ow[o0 + h + x];
         }
         return out;
     }
@@ -767,15 +795,17 @@ public final class Trainer {
      * its nearest step.
      */
     public Network quantise() {
-        short[] fw = new short[fs.inputs * h], fb = new short[h], qo = new short[2 * h];
+        short[] fw = new short[fs.inputs * h], fb = new short[h], qo = new short[ow.length];
         float[] row = new float[h];
         double[] du = new double[h], dt = new double[h];
         Integer[] order = new Integer[h];
         for (int x = 0; x < h; x++) {
             order[x] = x;
             if (calibrated()) { // how much a change of the neuron's input moves the output, on average, each side
-                du[x] = meanSlope[x] * ow[x];
-                dt[x] = meanSlope[h + x] * ow[h + x];
+                for (int bk = 0; bk < buckets; bk++) { // (over the output buckets, each counted alike)
+                    du[x] += meanSlope[x] * ow[bk * 2 * h + x] / buckets;
+                    dt[x] += meanSlope[h + x] * ow[bk * 2 * h + h + x] / buckets;
+                }
             }
         }
         java.util.Arrays.sort(order, (p, q) -> Double.compare(Math.abs(du[q]) + Math.abs(dt[q]),
@@ -793,9 +823,14 @@ public final class Trainer {
         for (int i = 0; i < h; i++) {
             fb[i] = (short) Math.round(b[i] * Network.QA);
         }
-        double shift = roundOutput(qo); // the mean score change of the output weights' rounding, taken off the bias
-        return new Network(rs.id, fs.layoutHash, fs.kingFiles, fs.kingRanks, fs.kingWindow, fs.inputs, h, fw, fb, qo,
-                Math.toIntExact(Math.round((ob - shift) * Network.QA * Network.QB)));
+        int[] qob = new int[buckets];
+        for (int bk = 0; bk < buckets; bk++) {
+            // the mean score change of the bucket's output weights' rounding, taken off its bias
+            double shift = roundOutput(qo, bk * 2 * h);
+            qob[bk] = Math.toIntExact(Math.round((ob[bk] - shift) * Network.QA * Network.QB));
+        }
+        return new Network(rs.id, fs.layoutHash, fs.kingFiles, fs.kingRanks, fs.kingWindow, fs.inputs, h, fw, fb,
+                buckets, bucketPieces, qo, qob);
     }
 
     /**
@@ -824,21 +859,22 @@ public final class Trainer {
     }
 
     /**
-     * Rounds the output weights to steps of 1/QB into {@code qo} and returns the mean score change that makes (in
-     * the float model's units), for the bias to take off. Calibrated, the weights are rounded one by one, those of
+     * Rounds one output bucket's weights (the 2H from {@code at}) to steps of 1/QB into {@code qo} and returns the
+     * mean score change that makes (in the float model's units), for its bias to take off. With several output
+     * buckets each is rounded against the hidden layer's statistics over all positions, not its own. Calibrated, the weights are rounded one by one, those of
      * the most varying activations first, each up or down as gives the least variance of the errors so far against
      * the activations' covariance (a greedy GPTQ without the updates of the weights left). Calibrated without the
      * covariance (a net wider than {@link #COVARIANCE_HIDDEN}), each to the nearest step, the mean change returned;
      * not calibrated, each to the nearest step and the change is 0.
      */
-    private double roundOutput(short[] qo) {
+    private double roundOutput(short[] qo, int at) {
         int m = 2 * h;
         if (activationCovariance == null) {
             double shift = 0;
             for (int i = 0; i < m; i++) {
-                qo[i] = (short) Math.max(-Network.MAX_OUTPUT_WEIGHT, Math.min(Network.MAX_OUTPUT_WEIGHT,
-                        Math.round(ow[i] * Network.QB)));
-                shift += calibrated() ? meanActivation[i] * (qo[i] / (double) Network.QB - ow[i]) : 0;
+                qo[at + i] = (short) Math.max(-Network.MAX_OUTPUT_WEIGHT, Math.min(Network.MAX_OUTPUT_WEIGHT,
+                        Math.round(ow[at + i] * Network.QB)));
+                shift += calibrated() ? meanActivation[i] * (qo[at + i] / (double) Network.QB - ow[at + i]) : 0;
             }
             return shift;
         }
@@ -851,12 +887,12 @@ public final class Trainer {
         double[] r = new double[m]; // covariance times the errors chosen so far
         double shift = 0;
         for (int x : order) {
-            double v = ow[x] * Network.QB, lo = Math.floor(v);
+            double v = ow[at + x] * Network.QB, lo = Math.floor(v);
             double dl = (lo - v) / Network.QB, dh = dl + 1.0 / Network.QB, cxx = c[x * m + x];
             boolean down = cxx * dl * dl + 2 * dl * r[x] <= cxx * dh * dh + 2 * dh * r[x];
             int q = (int) Math.max(-Network.MAX_OUTPUT_WEIGHT, Math.min(Network.MAX_OUTPUT_WEIGHT, down ? lo : lo + 1));
-            double d = q / (double) Network.QB - ow[x];
-            qo[x] = (short) q;
+            double d = q / (double) Network.QB - ow[at + x];
+            qo[at + x] = (short) q;
             for (int y = 0; y < m; y++) {
                 r[y] += c[y * m + x] * d;
             }
@@ -869,16 +905,21 @@ public final class Trainer {
         return x * x;
     }
 
+    /**
+     * A checkpoint's hidden size carries the output buckets above this bit (none: one bucket), so that the
+     * checkpoints written before output buckets read as they were.
+     */
+    private static final int CHECKPOINT_BUCKET_SHIFT = 16;
+
     /** Saves the float model (a checkpoint that {@link #loadCheckpoint} reads, and that export quantises). */
     public void saveCheckpoint(Path file) throws IOException {
         try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file)))) {
             out.writeUTF(rs.id);
             out.writeLong(fs.layoutHash);
             out.writeInt(n);
-            out.writeInt(h);
+            out.writeInt(buckets > 1 ? h | buckets << CHECKPOINT_BUCKET_SHIFT : h);
             out.writeDouble(k);
-            writeFloats(out, w, b, ow);
-            out.writeFloat(ob);
+            writeFloats(out, w, b, ow, ob);
             out.writeInt(calibrated() ? meanActivation.length : 0);
             if (calibrated()) {
                 out.writeBoolean(activationCovariance != null);
@@ -944,14 +985,18 @@ public final class Trainer {
                 throw new IOException(file + ": a checkpoint for " + id + ", not " + rs.id);
             }
             long hash = in.readLong();
-            int n = in.readInt(), h = in.readInt();
-            Trainer t = new Trainer(rs, new Settings(h, 1, 1, 0, 1, 0, 2, 0, 1), layoutOf(rs, hash));
+            int n = in.readInt(), hb = in.readInt();
+            int h = hb & ((1 << CHECKPOINT_BUCKET_SHIFT) - 1), buckets = Math.max(1, hb >>> CHECKPOINT_BUCKET_SHIFT);
+            if (h < 1 || h > 4096 || buckets > Network.MAX_OUTPUT_BUCKETS) {
+                throw new IOException(file + ": " + h + " hidden neurons and " + buckets + " output buckets: not a "
+                        + "checkpoint of this trainer");
+            }
+            Trainer t = new Trainer(rs, new Settings(h, 1, 1, 0, 1, 0, 2, 0, 1), layoutOf(rs, hash), buckets);
             if (hash != t.fs.layoutHash || n != t.n) {
                 throw new IOException(file + ": made for another input layout of " + rs.id);
             }
             t.k = in.readDouble();
-            readFloats(in, t.w, t.b, t.ow);
-            t.ob = in.readFloat();
+            readFloats(in, t.w, t.b, t.ow, t.ob);
             buffered.mark(1);
             if (buffered.read() >= 0) { // checkpoints written before calibration end at the output bias
                 buffered.reset();

@@ -93,6 +93,6 @@ class BuiltInNetsTest {
         Position p = Position.fromFen(rs, fen);
         Accumulators acc = new Accumulators(net, rs, 4);
         acc.refresh(p, 0);
-        return acc.evaluate(0, p.sideToMove());
+        return acc.evaluate(0, p);
     }
 }

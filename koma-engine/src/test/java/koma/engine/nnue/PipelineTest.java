@@ -96,6 +96,18 @@ class PipelineTest {
         assertEquals(2, back.kingRanks);
     }
 
+    /**
+     * The same with 2 output buckets (minishogi's 12 pieces on the board in halves): training lowers the held-out
+     * loss, and the net and the checkpoint keep both output layers.
+     */
+    @Test
+    void trainingWithOutputBuckets() throws Exception {
+        RuleSet rs = RuleSet.of("minishogi");
+        Network back = trainAndExport(rs, new FeatureSet(rs), 2);
+        assertEquals(2, back.outputBuckets);
+        assertEquals(12, back.bucketPieces);
+    }
+
     /** The same with a king window of reach 2 (no buckets): the net and the checkpoint keep the window. */
     @Test
     void trainingWithKingWindow() throws Exception {
@@ -111,8 +123,13 @@ class PipelineTest {
      * that the checkpoint read back exports the same net; returns the exported net read back from its file.
      */
     private Network trainAndExport(RuleSet rs, FeatureSet fs) throws Exception {
+        return trainAndExport(rs, fs, 1);
+    }
+
+    /** {@link #trainAndExport(RuleSet, FeatureSet)} with {@code outputBuckets} output layers. */
+    private Network trainAndExport(RuleSet rs, FeatureSet fs, int outputBuckets) throws Exception {
         List<Path> files = selfPlayShards(rs, 10, 6, 2);
-        Trainer t = new Trainer(rs, new Trainer.Settings(16, 12, 256, 0.005, 0.9, 0.75, 5, 3, 2), fs);
+        Trainer t = new Trainer(rs, new Trainer.Settings(16, 12, 256, 0.005, 0.9, 0.75, 5, 3, 2), fs, outputBuckets);
         Trainer.Data[] d = t.load(files, line -> { });
         t.fitK(d[0]);
         double before = t.loss(d[1]);
@@ -128,7 +145,8 @@ class PipelineTest {
         assertEquals(net.layoutHash, exported.layoutHash);
         org.junit.jupiter.api.Assertions.assertArrayEquals(net.featureWeights, exported.featureWeights);
         org.junit.jupiter.api.Assertions.assertArrayEquals(net.outputWeights, exported.outputWeights);
-        assertEquals(net.outputBias, exported.outputBias);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(net.outputBiases, exported.outputBiases);
+        assertEquals(outputBuckets, exported.outputBuckets);
         return Network.read(file, rs);
     }
 

@@ -364,14 +364,7 @@ class NnueTest {
         four.initFrom(one);
         Network fromOne = four.quantise();
         assertEquals(4, fromOne.outputBuckets);
-        Accumulators a = new Accumulators(one, rs, 4), b = new Accumulators(fromOne, rs, 4);
-        Random rng = new Random(29);
-        for (int i = 0; i < 30; i++) {
-            Position p = randomPosition(rs, rng);
-            a.refresh(p, 0);
-            b.refresh(p, 0);
-            assertEquals(a.evaluate(0, p), b.evaluate(0, p), id + " " + p);
-        }
+        assertEvaluateAlike(rs, one, fromOne, 29);
         Network random4 = new Trainer(rs, settings, new FeatureSet(rs), 4).quantise();
         Trainer again = new Trainer(rs, settings, new FeatureSet(rs), 4);
         again.initFrom(random4);
@@ -380,6 +373,18 @@ class NnueTest {
         Network three = new Trainer(rs, settings, new FeatureSet(rs), 3).quantise();
         assertThrows(IllegalArgumentException.class, () -> new Trainer(rs, settings, new FeatureSet(rs), 4)
                 .initFrom(three));
+    }
+
+    /** Nets {@code x} and {@code y} give the same evaluation on 30 random positions of {@code rs}. */
+    private static void assertEvaluateAlike(RuleSet rs, Network x, Network y, long seed) {
+        Accumulators a = new Accumulators(x, rs, 4), b = new Accumulators(y, rs, 4);
+        Random rng = new Random(seed);
+        for (int i = 0; i < 30; i++) {
+            Position p = randomPosition(rs, rng);
+            a.refresh(p, 0);
+            b.refresh(p, 0);
+            assertEquals(a.evaluate(0, p), b.evaluate(0, p), rs.id + " " + p);
+        }
     }
 
     /**
@@ -404,14 +409,7 @@ class NnueTest {
         assertArrayEquals(net.outputBiases, again.outputBiases);
         Trainer windowed = new Trainer(rs, settings, new FeatureSet(rs, 1, 1, 2));
         windowed.initFrom(net);
-        Accumulators a = new Accumulators(net, rs, 4), b = new Accumulators(windowed.quantise(), rs, 4);
-        Random rng = new Random(23);
-        for (int i = 0; i < 30; i++) {
-            Position p = randomPosition(rs, rng);
-            a.refresh(p, 0);
-            b.refresh(p, 0);
-            assertEquals(a.evaluate(0, p), b.evaluate(0, p), id + " " + p);
-        }
+        assertEvaluateAlike(rs, net, windowed.quantise(), 23);
         assertThrows(IllegalArgumentException.class,
                 () -> new Trainer(rs, new Trainer.Settings(16, 1, 1, 0, 1, 0, 2, 5, 1)).initFrom(net));
         assertThrows(IllegalArgumentException.class,

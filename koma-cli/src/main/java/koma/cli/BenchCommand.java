@@ -25,10 +25,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--hash", defaultValue = "16", description = "Hash table megabytes for the search benchmark.")
     int hash;
 
-    @Option(names = {"-v", "--variant"}, description = "Only this rule set.", completionCandidates = Variants.class)
+    @Option(names = {"-v", "--variant"}, description = "Only this rule set (bench perft).", completionCandidates = Variants.class)
     String variant;
 
-    @Option(names = {"-d", "--depth"}, description = "Depth instead of the default of each rule set.")
+    @Option(names = {"-d", "--depth"}, description = "Depth instead of the default of each rule set (bench perft).")
     Integer depth;
 
     @Option(names = "--runs", defaultValue = "3", description = "Timed runs per rule set; the best is reported.")
@@ -37,6 +37,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (what.equals("search")) {
+            if (variant != null || depth != null) { // the signature is the whole list at its own depths
+                throw new IllegalArgumentException("--variant and --depth are for 'bench perft'; 'bench search' runs "
+                        + "its fixed list at the list's depths, whose node count is the Bench signature");
+            }
             Bench.Result r = Bench.run(hash, System.out::println);
             System.out.println();
             System.out.println("Total time (ms) : " + r.timeMs());

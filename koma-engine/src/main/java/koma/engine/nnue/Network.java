@@ -92,10 +92,7 @@ public final class Network {
     public Network(String ruleSet, long layoutHash, int kingFiles, int kingRanks, int kingWindow, int inputs,
                    int hidden, short[] featureWeights, short[] featureBias, int outputBuckets, int bucketPieces,
                    short[] outputWeights, int[] outputBiases) {
-        if (outputBuckets < 1 || outputBuckets > MAX_OUTPUT_BUCKETS) {
-            throw new IllegalArgumentException("output buckets must be 1.." + MAX_OUTPUT_BUCKETS + ", got "
-                    + outputBuckets);
-        }
+        checkOutputBuckets(outputBuckets);
         if (bucketPieces < 1) {
             throw new IllegalArgumentException("the pieces that divide the output buckets must be at least 1, got "
                     + bucketPieces);
@@ -123,6 +120,14 @@ public final class Network {
         this.outputBiases = outputBiases;
         this.outputBuckets = outputBuckets;
         this.bucketPieces = bucketPieces;
+    }
+
+    /** Refuses a number of output buckets outside 1..{@link #MAX_OUTPUT_BUCKETS}, naming it. */
+    static void checkOutputBuckets(int outputBuckets) {
+        if (outputBuckets < 1 || outputBuckets > MAX_OUTPUT_BUCKETS) {
+            throw new IllegalArgumentException("output buckets must be 1.." + MAX_OUTPUT_BUCKETS + ", got "
+                    + outputBuckets);
+        }
     }
 
     /** The output bucket of a position with {@code pieces} pieces on the board (0 with one bucket). */

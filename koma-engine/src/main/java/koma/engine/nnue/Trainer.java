@@ -196,10 +196,7 @@ public final class Trainer {
 
     /** A trainer of a net with the inputs of {@code fs} (its king buckets) and {@code outputBuckets} output layers. */
     public Trainer(RuleSet rs, Settings s, FeatureSet fs, int outputBuckets) {
-        if (outputBuckets < 1 || outputBuckets > Network.MAX_OUTPUT_BUCKETS) {
-            throw new IllegalArgumentException("output buckets must be 1.." + Network.MAX_OUTPUT_BUCKETS + ", got "
-                    + outputBuckets);
-        }
+        Network.checkOutputBuckets(outputBuckets); // before the arrays are sized by it
         this.rs = rs;
         this.buckets = outputBuckets;
         Position start = Position.start(rs);

@@ -2,6 +2,7 @@ package koma.protocol.match;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -10,13 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import koma.rules.Position;
 import koma.rules.RuleSet;
+import koma.rules.notation.Fen;
 import koma.rules.notation.MoveNotation;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.AssertionFailedError;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -66,15 +71,54 @@ class XBoardClientTest {
             RefereedGame g = s.games().get(0);
             assertFalse(g.result().termination().equals(GameResult.ENGINE_CRASH), engine + ": " + g.result());
             if (g.result().termination().equals(GameResult.ILLEGAL_MOVE)) {
-                // HaChu searches by capturing kings and can, short of time, answer a check with a move that ignores
-                // it; the referee must then be right: the engine was in check (the client did not desynchronise)
+                // HaChu 0.21 searches by capturing kings and does not hold its crane king royal while it has a flying
+                // falcon or a treacherous fox, so it may ignore a check or move a pinned piece (README, koma match);
+                // the referee must then be right: the move is one of HaChu's own pieces to a square that piece
+                // reaches in the referee's position, so the boards agree (the client did not desynchronise)
                 assertTrue(engine.endsWith("hachu"), engine + ": " + g.result());
-                assertTrue(g.finalPosition().inCheck(), "an illegal move outside check means the boards differ: "
-                        + g.result());
+                assertOwnPieceMove(rs, g.finalPosition(), g.result().reason());
             }
             assertTrue(g.moves().size() > 10, engine + " played too few moves: " + g.result());
             assertTrue(g.moveTimesMs().stream().allMatch(t -> t < 1800), engine + " overran: " + g.moveTimesMs());
         }
+    }
+
+    /**
+     * The check above on HaChu's refused moves of record: a pinned violent wolf moved off the falcon's diagonal (CI of
+     * stop 59) and a pawn move that ignores a check (stop 60) pass; a move of the opponent's piece, of an empty square
+     * and a move out of the piece's reach fail.
+     */
+    @Test
+    void ownPieceMoveCheckTellsKingSafetyFromDesync() {
+        RuleSet rs = RuleSet.of("washogi");
+        Position pinned = Fen.parseFen(rs, "hmlcvk1gu2/1e3sw3o/ppp1ppp3p/3p4Epf/10x/11/6P4/3P3P2P/PPP1PP2PP1/"
+                + "1FDG1SK1M2/O1U1W1VCL1H b - - 0 18");
+        assertFalse(pinned.inCheck());
+        assertOwnPieceMove(rs, pinned, "move 'g10g11': not a legal move");
+        Position check = Fen.parseFen(rs, "hmlcvkw1udo/1es3g2f1/pppE1pp2pp/7pp2/3p5x1/11/7R3/3P3P3/PPP1PPP1PPP/"
+                + "1F3S2M2/ODUGWKVCL1H b - - 2 11");
+        assertTrue(check.inCheck());
+        assertOwnPieceMove(rs, check, "move 'h8h7': not a legal move");
+        for (String move : List.of("c3c4", "g7g6", "g10g8")) { // the opponent's sparrow, an empty square, out of reach
+            assertThrows(AssertionFailedError.class, () -> assertOwnPieceMove(rs, pinned, "move '" + move + "'"),
+                    move);
+        }
+    }
+
+    /**
+     * Asserts that the move an illegal-move result names ({@code move 'g10g11'}) takes a piece of the side to move in
+     * {@code pos} to a square that piece attacks there: a move that breaks only the king's safety. A move of an empty
+     * square, of the opponent's piece or to a square out of the piece's reach means the engine's board and the
+     * referee's differ.
+     */
+    static void assertOwnPieceMove(RuleSet rs, Position pos, String reason) {
+        Matcher m = Pattern.compile("move '([a-z]\\d+)([a-z]\\d+)\\+?'").matcher(reason);
+        assertTrue(m.find(), "no board move named in: " + reason);
+        int from = Fen.parseSquare(rs.geometry, m.group(1), "from");
+        int to = Fen.parseSquare(rs.geometry, m.group(2), "to");
+        assertTrue(pos.attackers(to, pos.sideToMove()).contains(from), "the illegal move is not a move of the side to "
+                + "move's own piece in the referee's position, so the boards differ: " + reason + " in "
+                + Fen.formatFen(pos));
     }
 
     /**

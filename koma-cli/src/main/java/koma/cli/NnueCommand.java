@@ -313,7 +313,9 @@ public final class NnueCommand implements Runnable {
                         + "for the rule set's built-in net. Its layout must be this one's, or the plain one when "
                         + "--king-window adds a window (whose inputs then start at 0); or a plain net of another rule "
                         + "set on the same board with the same pieces and no hands (Wa shogi's for Wa shogi with "
-                        + "drops), whose piece weights then start this net's, the hand features at 0.")
+                        + "drops), whose piece weights then start this net's, the hand features at 0. It may have "
+                        + "fewer hidden neurons than --hidden (a net grown): they start the first ones, the others "
+                        + "keep random input weights and start with output weights 0.")
         String init;
 
         @Option(names = "--bucket-decay", defaultValue = "0",

@@ -398,7 +398,9 @@ public final class Trainer {
 
     /**
      * Starts the model from a quantised net (a warm start: the next round trains on from the shipped net instead of
-     * from random weights): its weights divided by their scales. The net must have this hidden size and be either
+     * from random weights): its weights divided by their scales. The net must have at most this hidden size (a
+     * narrower net starts the first neurons; the others keep their random input weights and start with output
+     * weights 0, so that a net grows without forgetting) and be either
      * <ul>
      *   <li>of this rule set, in this trainer's layout or in the plain layout (no buckets, no window) when the trainer
      *       adds a king window to it: the window's inputs then start at 0;
@@ -410,8 +412,8 @@ public final class Trainer {
      * shared block has no counterpart in a net).
      */
     public void initFrom(Network net) {
-        if (net.hidden != h) {
-            throw new IllegalArgumentException("--init: a net with " + net.hidden + " hidden neurons, not " + h);
+        if (net.hidden > h) {
+            throw new IllegalArgumentException("--init: a net with " + net.hidden + " hidden neurons, more than " + h);
         }
         if (net.outputBuckets != buckets && net.outputBuckets != 1) {
             throw new IllegalArgumentException("--init: a net with " + net.outputBuckets + " output buckets, not "
@@ -434,17 +436,22 @@ public final class Trainer {
                 throw new IllegalArgumentException("--init: a net for " + net.ruleSet + ", not " + rs.id + ": " + why);
             }
         }
-        java.util.Arrays.fill(w, 0);
-        for (int i = 0, e = net.inputs * h; i < e; i++) {
-            w[i] = net.featureWeights[i] / (float) Network.QA;
+        int nh = net.hidden;
+        for (int in = 0; in < n; in++) { // the net's neurons: its weights, 0 on inputs it has not (the window's)
+            for (int j = 0; j < nh; j++) {
+                w[in * h + j] = in < net.inputs ? net.featureWeights[in * nh + j] / (float) Network.QA : 0;
+            }
         }
-        for (int i = 0; i < h; i++) {
-            b[i] = net.featureBias[i] / (float) Network.QA;
+        for (int j = 0; j < nh; j++) {
+            b[j] = net.featureBias[j] / (float) Network.QA;
         }
         for (int bk = 0; bk < buckets; bk++) { // a net of one output bucket starts each of them
             int from = net.outputBuckets == 1 ? 0 : bk;
-            for (int i = 0; i < 2 * h; i++) {
-                ow[bk * 2 * h + i] = net.outputWeights[from * 2 * h + i] / (float) Network.QB;
+            for (int half = 0; half < 2; half++) { // the side to move's neurons, then the other side's
+                for (int j = 0; j < h; j++) {
+                    ow[bk * 2 * h + half * h + j] = j < nh
+                            ? net.outputWeights[from * 2 * nh + half * nh + j] / (float) Network.QB : 0;
+                }
             }
             ob[bk] = net.outputBias(from) / (float) (Network.QA * Network.QB);
         }

@@ -9,7 +9,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -390,8 +392,9 @@ class NnueTest {
     /**
      * --init: a trainer started from a net exports that net again, weight for weight (dividing by the scale and
      * rounding back is exact); one with a king window started from the plain net evaluates random positions exactly
-     * as the net does (the window's weights start at 0). A net of another hidden size, or a trainer with buckets, is
-     * refused.
+     * as the net does (the window's weights start at 0); so do trainers of twice the hidden neurons, with and without
+     * the window, started from it (a net grown: the new neurons keep random input weights, their output weights
+     * start at 0). A wider net, or a trainer with buckets, is refused.
      */
     @ParameterizedTest
     @MethodSource("ids")
@@ -410,6 +413,15 @@ class NnueTest {
         Trainer windowed = new Trainer(rs, settings, new FeatureSet(rs, 1, 1, 2));
         windowed.initFrom(net);
         assertEvaluateAlike(rs, net, windowed.quantise(), 23);
+        Trainer.Settings wide = new Trainer.Settings(64, 1, 1, 0, 1, 0, 2, 5, 1);
+        for (Trainer grown : List.of(new Trainer(rs, wide), new Trainer(rs, wide, new FeatureSet(rs, 1, 1, 2)))) {
+            grown.initFrom(net);
+            Network g = grown.quantise();
+            assertEquals(64, g.hidden);
+            assertEvaluateAlike(rs, net, g, 31);
+            assertTrue(IntStream.range(0, g.inputs * 64).anyMatch(i -> i % 64 >= 32 && g.featureWeights[i] != 0),
+                    "the new neurons keep their random input weights");
+        }
         assertThrows(IllegalArgumentException.class,
                 () -> new Trainer(rs, new Trainer.Settings(16, 1, 1, 0, 1, 0, 2, 5, 1)).initFrom(net));
         assertThrows(IllegalArgumentException.class,

@@ -21,9 +21,9 @@ import koma.rules.notation.MoveNotation;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opentest4j.AssertionFailedError;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * The XBoard client in real matches: Koma's own XBoard dialect against Koma over UCI/USI in every rule set (both

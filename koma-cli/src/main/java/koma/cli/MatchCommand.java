@@ -97,7 +97,9 @@ public final class MatchCommand implements Callable<Integer> {
     long moveTimeout;
 
     @Option(names = "--margin", paramLabel = "MS", defaultValue = "50",
-            description = "Grace added to a player's time before a loss on time. Default: ${DEFAULT-VALUE}.")
+            description = "Grace added to a player's time before a loss on time. Under a Fischer clock (--tc) time "
+                    + "used beyond the clock is kept as a debt (the engine is told 0) and shrinks the next move's "
+                    + "grace, as in cutechess-cli. Default: ${DEFAULT-VALUE}.")
     long margin;
 
     @Option(names = {"-c", "--concurrency"}, defaultValue = "1",

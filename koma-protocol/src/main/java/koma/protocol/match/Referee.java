@@ -18,6 +18,9 @@ import koma.rules.notation.MoveNotation;
  * legal moves exist, or an unfounded declaration loses ({@code illegal move}). The referee keeps the clocks with
  * wall time: a move that takes longer than the player's time (plus byoyomi, or the fixed move time) plus the margin
  * loses on time, and the wait for a move never exceeds that, so a hung engine loses instead of hanging the match.
+ * Under a Fischer clock time used beyond the clock within the margin is a debt, as in cutechess-cli: the clock
+ * goes below zero (the engine is told 0) and the next move's allowance shrinks by it, so the margin forgives a late
+ * reply once and not on every move.
  * Every end rule comes from {@link Game} in engine mode (chess threefold repetition and the 50-move rule end the
  * game). One adjudication that is not a rule: after {@code maxPlies} plies the game is drawn; in shogi, with both
  * kings in their zones, the 24-point impasse count (RULES.md 2.7.4) decides instead.
@@ -81,7 +84,7 @@ public final class Referee {
                 case DEPTH, NODES -> tc.moveTimeoutMs();
             };
             ThinkRequest request = new ThinkRequest(opening.root(), fromStart, Collections.unmodifiableList(uci),
-                    Collections.unmodifiableList(usi), side, tc, left.clone());
+                    Collections.unmodifiableList(usi), side, tc, told(left));
             Reply r = engine.think(request, allowed);
             if (r.kind() == Reply.Kind.CRASH) {
                 result = new GameResult(side ^ 1, GameResult.ENGINE_CRASH, who + " crashed: " + r.detail());
@@ -116,11 +119,7 @@ public final class Referee {
                                 + e.getMessage());
                         break;
                     }
-                    if (tc.kind() == TimeControl.Kind.CLOCK) {
-                        left[side] = Math.max(0, left[side] - r.elapsedMs()) + tc.incMs();
-                    } else if (tc.kind() == TimeControl.Kind.BYOYOMI) {
-                        left[side] = Math.max(0, left[side] - r.elapsedMs());
-                    }
+                    left[side] = afterMove(tc, left[side], r.elapsedMs());
                     uci.add(MoveNotation.format(pos, move, MoveNotation.Style.UCI));
                     usi.add(MoveNotation.format(pos, move, MoveNotation.Style.USI));
                     pos.doMove(move);
@@ -168,6 +167,24 @@ public final class Referee {
     }
 
     /** {@code +0.35/12 0.051s}: the last score and depth the engine reported, and its time. */
+    /**
+     * A player's clock after a move that took {@code elapsedMs}: under a Fischer clock the time used is taken off
+     * and the increment added, below zero when the move ran into the margin (a debt that the next allowance,
+     * clock plus margin, carries); with byoyomi the main time runs down to zero and the period is fresh each move.
+     */
+    static long afterMove(TimeControl tc, long leftMs, long elapsedMs) {
+        return switch (tc.kind()) {
+            case CLOCK -> leftMs - elapsedMs + tc.incMs();
+            case BYOYOMI -> Math.max(0, leftMs - elapsedMs);
+            default -> leftMs;
+        };
+    }
+
+    /** The clocks as the engines are told them: a clock in debt (below zero) reads 0. */
+    static long[] told(long[] left) {
+        return new long[] {Math.max(0, left[0]), Math.max(0, left[1])};
+    }
+
     static String comment(Reply r) {
         String time = String.format(Locale.ROOT, "%.3fs", r.elapsedMs() / 1000.0);
         return r.score() == null ? time : r.score().format() + "/" + r.depth() + " " + time;

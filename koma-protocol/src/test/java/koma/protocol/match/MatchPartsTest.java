@@ -25,6 +25,25 @@ import koma.rules.notation.Pgn;
 
 /** The parts of a match without processes: commands sent, info parsing, time controls, openings, PGN and KIF. */
 class MatchPartsTest {
+    /**
+     * The referee's clock arithmetic: a Fischer clock takes the time used off and adds the increment, into debt when
+     * the move ran into the margin (cutechess-cli's rule); the engines are told 0 for a clock in debt; byoyomi's
+     * main time stops at 0 (its period is fresh each move); fixed controls keep no clock.
+     */
+    @Test
+    void clockAfterAMove() {
+        TimeControl fischer = TimeControl.clock(10_000, 100);
+        assertEquals(9_900, Referee.afterMove(fischer, 10_000, 200));
+        assertEquals(-150, Referee.afterMove(fischer, 50, 300), "an overrun stays on the clock");
+        assertEquals(-250, Referee.afterMove(fischer, -150, 200), "and a second one adds to it");
+        assertEquals(-100, Referee.afterMove(fischer, -150, 50), "a quick move pays some back");
+        assertEquals(List.of(0L, 300L), java.util.Arrays.stream(Referee.told(new long[] {-250, 300})).boxed().toList());
+        TimeControl byoyomi = TimeControl.byoyomi(1_000, 500);
+        assertEquals(0, Referee.afterMove(byoyomi, 100, 450));
+        assertEquals(700, Referee.afterMove(byoyomi, 1_000, 300));
+        assertEquals(0, Referee.afterMove(TimeControl.moveTime(100), 0, 120));
+    }
+
     @Test
     void goCommands() {
         RuleSet rs = RuleSet.of("shogi");

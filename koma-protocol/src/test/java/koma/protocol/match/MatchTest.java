@@ -200,6 +200,32 @@ class MatchTest {
         }
     }
 
+    /**
+     * Time used beyond a Fischer clock within the margin is a debt, as in cutechess-cli: an engine that takes at
+     * least 250 ms a move at 300 ms + 100 ms with a 400 ms margin is down at least 150 ms a move, so its clock reads
+     * at most 150, 0, -150 after its first three moves and its fourth or fifth move loses on time (earlier when the
+     * machine is slow). Forgiving the overrun on every move instead (the clock back to 0 plus the increment, which
+     * the referee did until stop 61) let it play at 2.5 times the increment for all 40 plies.
+     */
+    @Test
+    void overrunWithinTheMarginIsADebt() throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        EngineConfig slow = new EngineConfig(TestEngineMain.command("slow"), EngineConfig.Protocol.UCI, "Slow",
+                List.of());
+        Match.Summary s = run(new Match.Config(rs, koma(rs, "Koma"), slow, 2, TimeControl.clock(300, 100), 400, 40, 1,
+                null, null, null, null, null)).summary();
+        assertEquals(new Stats(2, 0, 0), s.stats());
+        for (RefereedGame g : s.games()) {
+            assertEquals(GameResult.TIME_FORFEIT, g.result().termination(), g.result().reason());
+            assertTrue(g.result().reason().startsWith("Slow loses on time"), g.result().reason());
+            int slowSide = g.players().get(0).equals("Slow") ? 0 : 1;
+            long slowMoves = java.util.stream.IntStream.range(0, g.moves().size()).filter(i -> i % 2 == slowSide)
+                    .count();
+            assertTrue(slowMoves >= 1 && slowMoves <= 4, slowMoves + " moves; " + g.result().reason() + "; times "
+                    + g.moveTimesMs());
+        }
+    }
+
     @Test
     void illegalMoveLoses(@TempDir Path dir) throws Exception {
         RuleSet rs = RuleSet.of("chess");

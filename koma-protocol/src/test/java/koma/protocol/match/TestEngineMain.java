@@ -18,7 +18,9 @@ import koma.protocol.EngineSession;
  *   <li>{@code uci}, {@code usi}: Koma itself ({@link EngineSession} on standard input/output);</li>
  *   <li>{@code illegal}: a UCI engine that answers every {@code go} with {@code bestmove a1a1};</li>
  *   <li>{@code hang}: a UCI engine that never answers {@code go} (nor {@code stop});</li>
- *   <li>{@code crash}: a UCI engine that exits when asked to move.</li>
+ *   <li>{@code crash}: a UCI engine that exits when asked to move;</li>
+ *   <li>{@code slow}: Koma over UCI that waits {@link #SLOW_MS} before each search and then searches one ply,
+ *   whatever its clock: an engine that keeps running over its time by less than the margin.</li>
  * </ul>
  */
 public final class TestEngineMain {
@@ -34,6 +36,7 @@ public final class TestEngineMain {
             case "usi" -> new EngineSession(EngineSession.Dialect.USI, out).run(in);
             case "xboard" -> new koma.protocol.XBoardSession(out).run(in);
             case "illegal", "hang", "crash" -> fake(mode, in, out);
+            case "slow" -> slow(in, out);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
         out.flush();
@@ -65,6 +68,33 @@ public final class TestEngineMain {
                 }
             }
         }
+    }
+
+    /** How long the {@code slow} engine waits before it starts each search. */
+    static final long SLOW_MS = 250;
+
+    /** Koma's UCI session fed through a pipe that holds back each {@code go} and turns it into {@code go depth 1}. */
+    private static void slow(BufferedReader in, PrintStream out) throws Exception {
+        java.io.PipedWriter toSession = new java.io.PipedWriter();
+        BufferedReader sessionIn = new BufferedReader(new java.io.PipedReader(toSession, 1 << 16));
+        Thread feeder = new Thread(() -> {
+            try (toSession) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.strip().startsWith("go")) {
+                        Thread.sleep(SLOW_MS);
+                        line = "go depth 1";
+                    }
+                    toSession.write(line + "\n");
+                    toSession.flush();
+                }
+            } catch (Exception e) {
+                // the session ends when its input does
+            }
+        });
+        feeder.setDaemon(true);
+        feeder.start();
+        new EngineSession(EngineSession.Dialect.UCI, out).run(sessionIn);
     }
 
     /** The command line that starts this class in MODE with the current test class path. */

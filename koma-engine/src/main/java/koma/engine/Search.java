@@ -134,6 +134,9 @@ public final class Search {
      * none; the rule set's SearchDefaults).
      */
     private final int mateInOneDepth;
+
+    /** The moves the clock is shared over (the rule set's time-horizon, {@link TimeManager#budget(Limits, int, int)}). */
+    private final int timeHorizon;
     /** Quiet moves landing within this many king steps of the enemy king are reduced a ply less (SearchDefaults). */
     private final int kingAttackLmr;
     /**
@@ -240,6 +243,7 @@ public final class Search {
         this.nullMoveEval = defaults.nullMoveEval();
         this.wideLmr = defaults.wideLmr();
         this.mateInOneDepth = defaults.mateInOne();
+        this.timeHorizon = defaults.timeHorizon();
         this.kingAttackLmr = defaults.kingAttackLmr();
         this.probcutMargin = defaults.probcutMargin();
         this.evasionPruneDepth = defaults.evasionPruneDepth();
@@ -433,7 +437,7 @@ public final class Search {
         nodes = 0;
         startMs = System.currentTimeMillis();
         rootSide = position.sideToMove();
-        budget = time.budget(limits, position.sideToMove());
+        budget = time.budget(limits, position.sideToMove(), timeHorizon);
         softDeadline = budget[0] < 0 ? Long.MAX_VALUE : startMs + budget[0];
         deadline = budget[1] < 0 ? Long.MAX_VALUE : startMs + budget[1];
         nodeLimit = limits.nodes() > 0 ? limits.nodes() : Long.MAX_VALUE;

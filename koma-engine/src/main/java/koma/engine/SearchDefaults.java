@@ -72,7 +72,10 @@ import java.util.Set;
  * remaining depth D and more: a node not in check whose position the hash table does not know, once the pruning
  * before move generation (null move, reverse futility, ProbCut) has not cut it, looks for a move that gives check
  * and leaves no legal reply (and ends the game there by no other rule), and returns that mate without searching;
- * 0 (the default) to go without. Each is set where a match said so for that rule set.
+ * 0 (the default) to go without; {@code time-horizon}, the number of moves a clock without moves-to-go is shared
+ * over ({@link TimeManager#budget(Limits, int, int)}), from 1 to {@link #MAX_TIME_HORIZON}, default
+ * {@link TimeManager#HORIZON} (a shogi game runs longer than a chess game, and its endings, where a game is
+ * decided, need the time). Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
@@ -81,14 +84,16 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving,
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
                              boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
-                             int mateInOne) {
+                             int mateInOne, int timeHorizon) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
-            "wide-lmr", "correction-history", "mate-in-one");
+            "wide-lmr", "correction-history", "mate-in-one", "time-horizon");
+    /** The largest {@code time-horizon}. */
+    static final int MAX_TIME_HORIZON = 200;
     /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
     static final int NET_SCALE = 100, MAX_NET_SCALE = 400;
     /** The largest {@code probcut-margin}, in centipawns. */
@@ -104,7 +109,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0);
+            0, TimeManager.HORIZON);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -139,6 +144,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         int netScale = range(m, "net-scale", NET_SCALE, 1, MAX_NET_SCALE, source);
         int kingAttackLmr = count(m, "king-attack-lmr", 0, MAX_KING_ATTACK_LMR, source);
         int mateInOne = count(m, "mate-in-one", 0, MAX_PRUNE_DEPTH, source);
+        int timeHorizon = range(m, "time-horizon", TimeManager.HORIZON, 1, MAX_TIME_HORIZON, source);
         int reverseFutilityDepth = count(m, "reverse-futility-depth", REVERSE_FUTILITY_DEPTH, MAX_PRUNE_DEPTH, source);
         return new SearchDefaults(contempt, flag(m, "log-reductions", source), lmp, futility,
                 flag(m, "safe-check-extension", source), flag(m, "continuation-history", source),
@@ -146,7 +152,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 losingCheckDepth, flag(m, "qsearch-captures-only", source), probcutMargin, evasionPruneDepth,
                 netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source), kingAttackLmr,
                 flag(m, "lmr-depth-pruning", source), reverseFutilityDepth, flag(m, "null-move-eval", source),
-                flag(m, "wide-lmr", source), flag(m, "correction-history", source), mateInOne);
+                flag(m, "wide-lmr", source), flag(m, "correction-history", source), mateInOne,
+                timeHorizon);
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

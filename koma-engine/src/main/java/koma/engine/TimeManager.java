@@ -8,6 +8,9 @@ package koma.engine;
  * move time is honoured minus a safety margin for the protocol round trip.
  */
 public final class TimeManager {
+    /** The moves a clock without moves-to-go is shared over, unless the rule set's time-horizon says otherwise. */
+    public static final int HORIZON = 30;
+
     /** Milliseconds kept back for process and protocol latency. */
     private final long overhead;
 
@@ -24,6 +27,14 @@ public final class TimeManager {
      * ({@link Search}'s iterative deepening), so stopping early would only waste time that cannot be saved.
      */
     public long[] budget(Limits l, int side) {
+        return budget(l, side, HORIZON);
+    }
+
+    /**
+     * {@link #budget(Limits, int)} with the main time shared over {@code horizon} moves when the clock gives no
+     * moves-to-go (the rule set's {@code time-horizon}, {@link SearchDefaults}).
+     */
+    public long[] budget(Limits l, int side, int horizon) {
         if (l.infinite()) {
             return new long[]{-1, -1};
         }
@@ -43,7 +54,7 @@ public final class TimeManager {
         // that at 1s+0.01s the clock settles well above the overhead instead of draining move by move
         long reserve = Math.max(Math.min(main / 16, 100), Math.min(4 * inc, 100));
         long usable = Math.max(0, main - overhead - reserve);
-        int movesLeft = l.movesToGo() > 0 ? Math.min(l.movesToGo(), 40) : 30;
+        int movesLeft = l.movesToGo() > 0 ? Math.min(l.movesToGo(), 40) : horizon;
         long soft = usable / movesLeft + inc * 3 / 4;
         long hard = Math.min(usable / 5 + inc, soft * 4);
         long ceiling = usable + inc / 2;

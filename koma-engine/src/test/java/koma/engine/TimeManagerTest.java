@@ -1,6 +1,7 @@
 package koma.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,23 @@ class TimeManagerTest {
         // usable = 1000 - 30 - 62 = 908; soft = 908 / 30 + 7 = 37; hard = min(908 / 5 + 10, 4 * 37) = 148
         assertEquals(37, b[0]);
         assertEquals(148, b[1]);
+    }
+
+    /** A rule set's time-horizon shares the main time over that many moves (shogi's .search sets one). */
+    @Test
+    void theHorizonSharesTheClockOverThatManyMoves() {
+        Limits tenPlusOne = new Limits(10_000, 10_000, 100, 100, 0, 0, -1, 0, -1, false);
+        // usable = 10000 - 30 - 100 = 9870; soft = 9870 / H + 75; hard = min(9870 / 5 + 100, 4 x soft)
+        assertEquals(9870 / 30 + 75, tm.budget(tenPlusOne, 0)[0], "the default horizon, 30 moves");
+        assertEquals(9870 / 50 + 75, tm.budget(tenPlusOne, 0, 50)[0]);
+        assertEquals(4 * (9870 / 50 + 75), tm.budget(tenPlusOne, 0, 50)[1]);
+        assertEquals(9870 / 20 + 75, tm.budget(new Limits(10_000, 10_000, 100, 100, 20, 0, -1, 0, -1, false), 0, 50)[0],
+                "moves-to-go, when the clock gives it, wins over the horizon");
+        assertEquals(50, SearchDefaults.parse("time-horizon = 50", "t").timeHorizon());
+        assertEquals(TimeManager.HORIZON, SearchDefaults.parse("", "t").timeHorizon());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SearchDefaults.parse("time-horizon = 0", "t"));
+        assertTrue(e.getMessage().contains("time-horizon"), e.getMessage());
     }
 
     @Test

@@ -166,7 +166,6 @@ public final class Referee {
         }
     }
 
-    /** {@code +0.35/12 0.051s}: the last score and depth the engine reported, and its time. */
     /**
      * A player's clock after a move that took {@code elapsedMs}: under a Fischer clock the time used is taken off
      * and the increment added, below zero when the move ran into the margin (a debt that the next allowance,
@@ -185,6 +184,7 @@ public final class Referee {
         return new long[] {Math.max(0, left[0]), Math.max(0, left[1])};
     }
 
+    /** {@code +0.35/12 0.051s}: the last score and depth the engine reported, and its time. */
     static String comment(Reply r) {
         String time = String.format(Locale.ROOT, "%.3fs", r.elapsedMs() / 1000.0);
         return r.score() == null ? time : r.score().format() + "/" + r.depth() + " " + time;

@@ -315,7 +315,9 @@ public final class NnueCommand implements Runnable {
                         + "set on the same board with the same pieces and no hands (Wa shogi's for Wa shogi with "
                         + "drops), whose piece weights then start this net's, the hand features at 0. It may have "
                         + "fewer hidden neurons than --hidden (a net grown): they start the first ones, the others "
-                        + "keep random input weights and start with output weights 0.")
+                        + "keep random input weights and start with output weights 0. With --king-buckets: a plain "
+                        + "net of this rule set starts the shared block (every bucket starts as that net), a net of "
+                        + "this grid each bucket's own weights.")
         String init;
 
         @Option(names = "--bucket-decay", defaultValue = "0",

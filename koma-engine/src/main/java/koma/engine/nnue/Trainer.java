@@ -408,8 +408,10 @@ public final class Trainer {
      *       trainer's layout has no king window ({@link #sameBoard}: Wa shogi's net starting Wa shogi with drops). Its
      *       piece features are this layout's, feature for feature; the hand features start at 0.
      * </ul>
-     * Either way the model starts as the net on every position of the net's layout. Not with king buckets (their
-     * shared block has no counterpart in a net).
+     * With king buckets the net must be of this rule set, either in the plain layout, whose weights then start the
+     * shared block (each bucket's own weights at 0, so that every bucket starts as the plain net and learns only how
+     * it differs), or in this trainer's bucketed layout, whose weights start each bucket's own (the shared block at
+     * 0). Either way the model starts as the net on every position of the net's layout.
      */
     public void initFrom(Network net) {
         if (net.hidden > h) {
@@ -419,10 +421,21 @@ public final class Trainer {
             throw new IllegalArgumentException("--init: a net with " + net.outputBuckets + " output buckets, not "
                     + buckets + " (or one, copied to each)");
         }
+        // where the net's input i goes in this model: the same input, or the shared block's
+        int offset = 0;
         if (factorised()) {
-            throw new IllegalArgumentException("--init: not with king buckets");
-        }
-        if (net.ruleSet.equals(rs.id)) {
+            if (!net.ruleSet.equals(rs.id)) {
+                throw new IllegalArgumentException("--init: a net for " + net.ruleSet + ", not " + rs.id
+                        + ": with king buckets only a net of this rule set");
+            }
+            boolean plain = net.layoutHash == new FeatureSet(rs).layoutHash && net.inputs == fs.perBucket;
+            if (!plain && net.layoutHash != fs.layoutHash) {
+                throw new IllegalArgumentException("--init: the net's inputs (" + net.inputs + ", king buckets "
+                        + net.kingFiles + "x" + net.kingRanks + ") are neither this layout's (king buckets " + fs.kingFiles
+                        + "x" + fs.kingRanks + ") nor the plain one");
+            }
+            offset = plain ? fs.inputs : 0;
+        } else if (net.ruleSet.equals(rs.id)) {
             boolean same = net.layoutHash == fs.layoutHash;
             boolean plainUnderWindow = fs.kingWindow > 0 && net.kingWindow == 0 && net.kingFiles * net.kingRanks == 1
                     && net.inputs == fs.windowBase;
@@ -437,9 +450,11 @@ public final class Trainer {
             }
         }
         int nh = net.hidden;
-        for (int in = 0; in < n; in++) { // the net's neurons: its weights, 0 on inputs it has not (the window's)
+        for (int in = 0; in < n; in++) { // the net's neurons: its weights, 0 on inputs it has not (window, buckets)
+            int from = in - offset;
             for (int j = 0; j < nh; j++) {
-                w[in * h + j] = in < net.inputs ? net.featureWeights[in * nh + j] / (float) Network.QA : 0;
+                w[in * h + j] = from >= 0 && from < net.inputs ? net.featureWeights[from * nh + j] / (float) Network.QA
+                        : 0;
             }
         }
         for (int j = 0; j < nh; j++) {

@@ -394,7 +394,8 @@ class NnueTest {
      * rounding back is exact); one with a king window started from the plain net evaluates random positions exactly
      * as the net does (the window's weights start at 0); so do trainers of twice the hidden neurons, with and without
      * the window, started from it (a net grown: the new neurons keep random input weights, their output weights
-     * start at 0). A wider net, or a trainer with buckets, is refused.
+     * start at 0). A wider net is refused. A trainer with king buckets started from the plain net evaluates as the
+     * net too (its weights start the shared block, the buckets' own start at 0: every bucket is the plain net).
      */
     @ParameterizedTest
     @MethodSource("ids")
@@ -424,8 +425,38 @@ class NnueTest {
         }
         assertThrows(IllegalArgumentException.class,
                 () -> new Trainer(rs, new Trainer.Settings(16, 1, 1, 0, 1, 0, 2, 5, 1)).initFrom(net));
-        assertThrows(IllegalArgumentException.class,
-                () -> new Trainer(rs, settings, new FeatureSet(rs, 2, 2)).initFrom(net));
+        Trainer bucketed = new Trainer(rs, settings, new FeatureSet(rs, 2, 2));
+        bucketed.initFrom(net);
+        Network b = bucketed.quantise();
+        assertEquals(4 * net.inputs, b.inputs);
+        assertEvaluateAlike(rs, net, b, 37);
+    }
+
+    /**
+     * --init under king buckets: a net of the same grid, each bucket its own weights, starts a trainer that exports
+     * it again weight for weight (its weights start the buckets' own, the shared block at 0) and so evaluates as it;
+     * a net of another grid, or of another rule set, is refused, naming why.
+     */
+    @ParameterizedTest
+    @MethodSource("ids")
+    void warmStartOfKingBuckets(String id) {
+        RuleSet rs = RuleSet.of(id);
+        Trainer.Settings settings = new Trainer.Settings(32, 1, 1, 0, 1, 0, 2, 5, 1);
+        Network net = randomNet(rs, 2, 2, 32, 13);
+        Trainer same = new Trainer(rs, settings, new FeatureSet(rs, 2, 2));
+        same.initFrom(net);
+        Network again = same.quantise();
+        assertArrayEquals(net.featureWeights, again.featureWeights);
+        assertArrayEquals(net.featureBias, again.featureBias);
+        assertEvaluateAlike(rs, net, again, 41);
+        IllegalArgumentException grid = assertThrows(IllegalArgumentException.class,
+                () -> new Trainer(rs, settings, new FeatureSet(rs, 2, 1)).initFrom(net));
+        assertTrue(grid.getMessage().contains("king buckets 2x2"), grid.getMessage());
+        String other = id.equals("chess") ? "shogi" : "chess";
+        IllegalArgumentException rule = assertThrows(IllegalArgumentException.class,
+                () -> new Trainer(rs, settings, new FeatureSet(rs, 2, 2))
+                        .initFrom(randomNet(new FeatureSet(RuleSet.of(other)), RuleSet.of(other), 32, 3)));
+        assertTrue(rule.getMessage().contains("not " + id), rule.getMessage());
     }
 
     /**

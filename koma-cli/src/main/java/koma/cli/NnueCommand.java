@@ -389,15 +389,18 @@ public final class NnueCommand implements Runnable {
                 Files.createDirectories(parent);
             }
             String base = out.toString().replaceFirst("\\.nnue$", "");
-            double exported = t.exportedLoss(d[1]);
-            System.out.printf("the exported net's validation loss %.6f (int16 weights read back)%n", exported);
+            // NaN with king buckets, whose exported net has no float twin to read it back through
+            double exportedLoss = t.exportedLoss(d[1]);
+            String exported = Double.isNaN(exportedLoss) ? "not measured with king buckets"
+                    : String.format("%.6f", exportedLoss);
+            System.out.printf("the exported net's validation loss: %s (int16 weights read back)%n", exported);
             t.saveCheckpoint(Path.of(base + ".ckpt"));
             Network net = t.quantise();
             net.write(Path.of(base + ".nnue"));
             String manifest = String.format("rule set: %s%ndata: %s (%d shards, %d training + %d held-out positions)%n"
                             + "net: (%d -> %d) x 2 -> 1, SCReLU, QA %d QB %d, king buckets %dx%d%s%s%ntraining: %d epochs, batch %d, lr %s, "
                             + "gamma %s, lambda %s, seed %d, K %.4f%s%s%s, %d s%nbest validation loss: %.6f (the hand-written "
-                            + "evaluation's: %.6f; the exported int16 net's: %.6f)%n",
+                            + "evaluation's: %.6f; the exported int16 net's: %s)%n",
                     rs.id, data, files.size(), d[0].size(), d[1].size(), net.inputs, hidden, Network.QA,
                     Network.QB, fs.kingFiles, fs.kingRanks, fs.kingWindow > 0 ? ", king window " + fs.kingWindow : "",
                     net.outputBuckets > 1 ? ", " + net.outputBuckets + " output buckets over " + net.bucketPieces

@@ -76,4 +76,38 @@ class NnueTrainCommandTest {
         assertTrue(refused.exit() != 0, refused.out());
         assertTrue(refused.err().contains("output buckets must be 1..32, got 0"), refused.err());
     }
+
+    /**
+     * --king-buckets 2x1 --init PLAIN on chess: the plain net starts the bucketed model, so the loss before training
+     * is the plain net's own (printed by both runs on the same held-out shard); the bucketed net is written with the
+     * grid, and its manifest says the int16 read-back is not measured instead of printing NaN.
+     */
+    @Test
+    void kingBucketsStartFromThePlainNet() throws Exception {
+        Path data = data("chess"), plain = tmp.resolve("plain"), bucketed = tmp.resolve("kb");
+        Cli.Result first = Cli.inProcess("nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8",
+                "--epochs", "1", "--holdout-every", "2", "--out", plain.toString());
+        assertEquals(0, first.exit(), first.err());
+        String[] args = {"nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8", "--epochs", "1",
+                "--holdout-every", "2", "--king-buckets", "2x1", "--init", plain + ".nnue", "--out", bucketed.toString()};
+        Cli.Result again = Cli.inProcess("nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8",
+                "--epochs", "1", "--holdout-every", "2", "--init", plain + ".nnue", "--out",
+                tmp.resolve("again").toString());
+        Cli.Result second = Cli.inProcess(args);
+        assertEquals(0, again.exit(), again.err());
+        assertEquals(0, second.exit(), second.err());
+        String before = lineStarting(again.out(), "validation loss before training");
+        assertEquals(before, lineStarting(second.out(), "validation loss before training"), second.out());
+        assertTrue(second.out().contains("king buckets 2x1"), second.out());
+        assertTrue(second.out().contains("the exported int16 net's: not measured with king buckets"), second.out());
+        koma.engine.nnue.Network net = koma.engine.nnue.Network.read(tmp.resolve("kb.nnue"));
+        assertEquals(2, net.kingFiles);
+        assertEquals(1, net.kingRanks);
+    }
+
+    /** The first line of {@code out} that starts with {@code prefix}. */
+    private static String lineStarting(String out, String prefix) {
+        return out.lines().filter(l -> l.startsWith(prefix)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line '" + prefix + "' in:\n" + out));
+    }
 }

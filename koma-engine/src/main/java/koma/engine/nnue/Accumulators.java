@@ -10,8 +10,9 @@ import koma.rules.RuleSet;
  * (first player's at 0, second's at H) for the position at that ply. {@link #push} only notes which features the
  * move switches (two on and two off per perspective at most without a king window); the sums of a ply are computed
  * when it is evaluated, from the nearest computed ply before it, so that moves searched without an evaluation cost no
- * update. Castling (which moves two pieces), a king's move into another king bucket and the capture of a royal piece
- * are refreshed from scratch right after they are played ({@link #push} says so). With a king window a move also
+ * update. Castling (which moves two pieces) and the capture of a royal piece are refreshed from scratch right after
+ * they are played ({@link #push} says so); so is a king's move into another king bucket, but for the mover's
+ * perspective alone: the other perspective's bucket is unchanged, so its half is updated as after any move. With a king window a move also
  * switches the moved and the captured piece's window features near both kings, and a king's move those of every
  * piece in its window before and after (at most the window's squares plus four each way, the lists' size). Undoing
  * a move is just going back a ply. Preallocated for the search's plies, so the search allocates nothing.
@@ -31,6 +32,11 @@ public final class Accumulators {
      * addCount[ply][persp] and remCount[ply][persp].
      */
     private final int[][] added, removed, addCount, remCount;
+    /**
+     * alone[q]: the one perspective whose half of acc[q] {@link #refresh} computes from scratch (the mover's, after a
+     * king's move into another bucket; {@link #update} then computes the other half), or -1 when a refresh is of both.
+     */
+    private final int[] alone;
     /** Scratch for a full refresh. */
     private final int[] active;
 
@@ -49,6 +55,8 @@ public final class Accumulators {
         this.removed = new int[plies + 1][2 * slots];
         this.addCount = new int[plies + 1][2];
         this.remCount = new int[plies + 1][2];
+        this.alone = new int[plies + 1];
+        java.util.Arrays.fill(alone, -1);
         this.active = new int[fs.maxActive()];
     }
 
@@ -56,22 +64,26 @@ public final class Accumulators {
         return net;
     }
 
-    /** Computes {@code acc[ply]} from scratch for {@code p}. */
+    /**
+     * Computes {@code acc[ply]} from scratch for {@code p}; after a {@link #push} that asked for it, only the half of
+     * the perspective that needs it (the other is brought up to date when the ply is evaluated).
+     */
     public void refresh(Position p, int ply) {
         short[] a = acc[ply];
+        short[] w = net.featureWeights;
+        int zero = net.inputs * h;
         for (int persp = 0; persp < 2; persp++) {
+            if (alone[ply] >= 0 && persp != alone[ply]) {
+                continue;
+            }
             int off = persp * h;
             System.arraycopy(net.featureBias, 0, a, off, h);
             int n = fs.active(p, persp, active);
-            short[] w = net.featureWeights;
-            for (int i = 0; i < n; i++) {
-                int base = active[i] * h;
-                for (int j = 0; j < h; j++) {
-                    a[off + j] += w[base + j];
-                }
+            for (int i = 0; i < n; i += 2) { // two rows a pass, in place
+                Kernels.update(a, a, off, w, active[i] * h, i + 1 < n ? active[i + 1] * h : zero, zero, zero, h);
             }
         }
-        computed[ply] = true;
+        computed[ply] = alone[ply] < 0;
     }
 
     /** Notes that ply + 1 is ply after a null move (no feature switched). */
@@ -82,6 +94,7 @@ public final class Accumulators {
     private void clear(int q) {
         addCount[q][0] = addCount[q][1] = remCount[q][0] = remCount[q][1] = 0;
         computed[q] = false;
+        alone[q] = -1;
     }
 
     /** Notes feature {@code f} (none when negative) as switched on for {@code persp} by the move into ply q. */
@@ -100,8 +113,8 @@ public final class Accumulators {
 
     /**
      * Notes the features {@code move} switches, from {@code p} before the move is played, for ply + 1. Returns true
-     * when they cannot be noted (castling, a king's move into another bucket, a royal piece taken): then call
-     * {@link #refresh} for ply + 1 once the move is played.
+     * when they cannot be noted (castling, a royal piece taken; for the mover's perspective, a king's move into another
+     * bucket): then call {@link #refresh} for ply + 1 once the move is played.
      */
     public boolean push(Position p, int move, int ply) {
         int q = ply + 1;
@@ -127,9 +140,13 @@ public final class Accumulators {
             return false;
         }
         int from = Move.from(move);
-        if (to == p.kingSquare(us ^ 1) || fs.buckets > 1 && from == p.kingSquare(us)
-                && fs.bucketOf(us, to) != (us == 0 ? b0 : b1)) {
+        if (to == p.kingSquare(us ^ 1)) {
             return true;
+        }
+        // a king's move into another of its own buckets changes every feature of the mover's perspective alone
+        boolean rebucket = fs.buckets > 1 && from == p.kingSquare(us) && fs.bucketOf(us, to) != (us == 0 ? b0 : b1);
+        if (rebucket) {
+            alone[q] = us;
         }
         boolean kingMove = fs.kingWindow > 0 && from == p.kingSquare(us);
         int type = p.typeAt(from);
@@ -144,6 +161,9 @@ public final class Accumulators {
             handCount = p.handCount(us, handType) + 1;
         }
         for (int persp = 0; persp < 2; persp++) {
+            if (persp == alone[q]) {
+                continue;
+            }
             int b = persp == 0 ? b0 : b1;
             off(q, persp, fs.piece(persp, b, us, type, from));
             on(q, persp, fs.piece(persp, b, us, newType, to));
@@ -164,7 +184,7 @@ public final class Accumulators {
                 on(q, persp, fs.window(persp, 1, k1, us, newType, to));
             }
         }
-        return false;
+        return rebucket;
     }
 
     /**
@@ -225,13 +245,16 @@ public final class Accumulators {
     /**
      * Computes acc[q] from acc[q - 1] and the features noted for q, per perspective in passes of two rows added and
      * two subtracted (one pass for every move without a king window), the missing ones pointing at the net's row of
-     * zeros; the passes after the first work in place.
+     * zeros; the passes after the first work in place. A half already refreshed on its own ({@link #alone}) is kept.
      */
     private void update(int q) {
         short[] src = acc[q - 1], dst = acc[q];
         short[] w = net.featureWeights;
         int zero = net.inputs * h;
         for (int persp = 0; persp < 2; persp++) {
+            if (persp == alone[q]) { // refreshed on its own after the move
+                continue;
+            }
             int off = persp * h, base = persp * slots;
             int[] add = added[q], rem = removed[q];
             int na = addCount[q][persp], nr = remCount[q][persp];

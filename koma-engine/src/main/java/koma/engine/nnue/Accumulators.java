@@ -12,10 +12,11 @@ import koma.rules.RuleSet;
  * when it is evaluated, from the nearest computed ply before it, so that moves searched without an evaluation cost no
  * update. Castling (which moves two pieces) and the capture of a royal piece are refreshed from scratch right after
  * they are played ({@link #push} says so); so is a king's move into another king bucket, but for the mover's
- * perspective alone: the other perspective's bucket is unchanged, so its half is updated as after any move. With a king window a move also
- * switches the moved and the captured piece's window features near both kings, and a king's move those of every
- * piece in its window before and after (at most the window's squares plus four each way, the lists' size). Undoing
- * a move is just going back a ply. Preallocated for the search's plies, so the search allocates nothing.
+ * perspective alone: the other perspective's bucket is unchanged, so its half is updated as after any move. With a
+ * king window a move also switches the moved and the captured piece's window features near both kings, and a king's
+ * move those of every piece in its window before and after (at most the window's squares plus four each way, the
+ * lists' size). Undoing a move is just going back a ply. Preallocated for the search's plies, so the search allocates
+ * nothing.
  */
 public final class Accumulators {
     private final Network net;

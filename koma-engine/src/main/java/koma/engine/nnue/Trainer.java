@@ -431,8 +431,8 @@ public final class Trainer {
             boolean plain = net.layoutHash == new FeatureSet(rs).layoutHash && net.inputs == fs.perBucket;
             if (!plain && net.layoutHash != fs.layoutHash) {
                 throw new IllegalArgumentException("--init: the net's inputs (" + net.inputs + ", king buckets "
-                        + net.kingFiles + "x" + net.kingRanks + ") are neither this layout's (king buckets " + fs.kingFiles
-                        + "x" + fs.kingRanks + ") nor the plain one");
+                        + net.kingFiles + "x" + net.kingRanks + ") are neither this layout's (king buckets "
+                        + fs.kingFiles + "x" + fs.kingRanks + ") nor the plain one");
             }
             offset = plain ? fs.inputs : 0;
         } else if (net.ruleSet.equals(rs.id)) {

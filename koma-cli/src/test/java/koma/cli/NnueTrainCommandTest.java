@@ -88,12 +88,12 @@ class NnueTrainCommandTest {
         Cli.Result first = Cli.inProcess("nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8",
                 "--epochs", "1", "--holdout-every", "2", "--out", plain.toString());
         assertEquals(0, first.exit(), first.err());
-        String[] args = {"nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8", "--epochs", "1",
-                "--holdout-every", "2", "--king-buckets", "2x1", "--init", plain + ".nnue", "--out", bucketed.toString()};
         Cli.Result again = Cli.inProcess("nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8",
                 "--epochs", "1", "--holdout-every", "2", "--init", plain + ".nnue", "--out",
                 tmp.resolve("again").toString());
-        Cli.Result second = Cli.inProcess(args);
+        Cli.Result second = Cli.inProcess("nnue", "train", "-v", "chess", "--data", data.toString(), "--hidden", "8",
+                "--epochs", "1", "--holdout-every", "2", "--king-buckets", "2x1", "--init", plain + ".nnue", "--out",
+                bucketed.toString());
         assertEquals(0, again.exit(), again.err());
         assertEquals(0, second.exit(), second.err());
         String before = lineStarting(again.out(), "validation loss before training");

@@ -693,7 +693,7 @@ public final class Search {
             depth++;
         }
         if (depth <= 0 || ply >= MAX_PLY - 1) {
-            return quiesce(alpha, beta, ply, 0, -1);
+            return quiesce(alpha, beta, ply, 0, -1, inCheck);
         }
         nodes++;
         if (timeUp()) {
@@ -1018,13 +1018,20 @@ public final class Search {
      * made a depth-2 search cost 85M nodes.
      */
     private int quiesce(int alpha, int beta, int ply, int qply, int lastTo) {
+        return quiesce(alpha, beta, ply, qply, lastTo, pos.inCheck());
+    }
+
+    /**
+     * Quiescence where the caller already knows whether the side to move is in check: {@link #search} hands its
+     * own test on at depth 0, which quiescence used to repeat on the same position.
+     */
+    private int quiesce(int alpha, int beta, int ply, int qply, int lastTo, boolean inCheck) {
         pvLength[ply] = 0;
         nodes++;
         if (timeUp()) {
             return 0;
         }
         selDepth = Math.max(selDepth, ply);
-        boolean inCheck = pos.inCheck();
         checkAt[ply] = inCheck;
         if (rs.endRules.extinction() && pos.pieceCount(pos.sideToMove()) == 0) {
             return -MATE + ply;

@@ -2,7 +2,8 @@
 # Calibrates Koma's Skill Level against Stockfish's UCI_Elo scale in chess (the matches behind
 # bench/results/2026-11-21-skill.txt and koma.engine.SkillLevels): each skill level plays 20 games at 100 ms a move
 # against a Stockfish UCI_LimitStrength level near it (skill 0 and 2 against skill 4, below Stockfish's minimum of
-# 1320). Runs a copy of the jar, so rebuilding meanwhile is safe. Usage: bench/skill-calibration.sh [GAMES]
+# 1320; skill 14 and 20 also against a second level, added in stop 64 where one level alone was too far off). Runs
+# a copy of the jar, so rebuilding meanwhile is safe. Usage: bench/skill-calibration.sh [GAMES]
 # (CONCURRENCY=2 plays two games at a time: on a free 2-core machine each engine still has a core while it thinks;
 # SEED_OFFSET=N adds N to every line's seed, so that a further run plays new openings to pool with the first).
 set -euo pipefail
@@ -39,6 +40,8 @@ vs_stockfish 8 1600 13
 vs_stockfish 10 1800 20
 vs_stockfish 12 1800 17
 vs_stockfish 14 1800 21
+vs_stockfish 14 2000 21
 vs_stockfish 16 2000 14
 vs_stockfish 18 2000 18
 vs_stockfish 20 2000 23
+vs_stockfish 20 2200 23

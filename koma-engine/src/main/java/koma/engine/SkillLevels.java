@@ -3,19 +3,20 @@ package koma.engine;
 /**
  * What the Skill Levels 0..20 are worth, one table for every reader: the protocols map UCI_Elo onto a level with it,
  * and the server hands it to the new-game page ({@code GET /api/levels}). Elo on Stockfish's UCI_Elo scale, chess,
- * 100 ms a move, measured with the built-in chess net (stop 57's, 08389ad): 80 games per even level against Stockfish
- * 15.1 with UCI_LimitStrength at a level near it (levels 0 and 2 through matches against level 4), the 20 games of
- * 2026-12-01 (stop 57) and 60 on new openings of 2026-12-02 (stop 58) pooled. Levels 14-20 (2003, 1883, 1809, 1888)
- * are not in order, within their margins, and are pooled to 1895, which keeps the table non-decreasing; odd levels
- * halfway; computed by bench/skill-table.py (bench/results/2026-12-02-stop58.txt, bench/skill-calibration.sh).
+ * 100 ms a move, measured with the built-in chess net c11b (stop 64, 2644928): 50 games per even level against
+ * Stockfish 15.1 with UCI_LimitStrength at a level near it (levels 0 and 2 through matches against level 4; levels 14
+ * and 20 against two Stockfish levels each), two games at a time. Levels 14-20 (estimates 2005, 2021, 2115, 2007) are
+ * not in order, within their margins (a line of 50 games: about 50-70 Elo), and 18-20 are pooled to 2043, which keeps
+ * the table non-decreasing; odd levels halfway; computed by bench/skill-table.py (bench/results/2026-12-06-stop64.txt
+ * section 5, bench/skill-calibration.sh).
  */
 public final class SkillLevels {
     /** The strongest level (full strength); levels run from 0. */
     public static final int MAX = 20;
-    private static final int[] ELO = {485, 585, 685, 905, 1125, 1255, 1385, 1460, 1540, 1625, 1705, 1785, 1865, 1880,
-            1895, 1895, 1895, 1895, 1895, 1895, 1895};
+    private static final int[] ELO = {735, 865, 995, 1140, 1285, 1395, 1500, 1610, 1725, 1805, 1890, 1890, 1890,
+            1945, 2005, 2015, 2020, 2030, 2045, 2045, 2045};
     /** The UCI_Elo range: the measured strength of level 0 and of full strength, rounded. */
-    public static final int MIN_ELO = 485, MAX_ELO = 1895;
+    public static final int MIN_ELO = 735, MAX_ELO = 2045;
 
     private SkillLevels() {
     }

@@ -39,7 +39,7 @@ class SessionTranscriptTest {
                 option name UCI_LimitStrength type check default false
                 option name Use NNUE type check default true
                 option name EvalFile type string default <built-in>
-                option name UCI_Elo type spin default 1895 min 485 max 1895
+                option name UCI_Elo type spin default 2045 min 735 max 2045
                 option name UCI_Variant type combo default chess var chess var shogi var washogi var washogi-drops \
                 var shodo var shodo-deathmatch var minishogi
                 uciok
@@ -75,7 +75,7 @@ class SessionTranscriptTest {
                 option name UCI_LimitStrength type check default false
                 option name Use NNUE type check default true
                 option name EvalFile type string default <built-in>
-                option name UCI_Elo type spin default 1895 min 485 max 1895
+                option name UCI_Elo type spin default 2045 min 735 max 2045
                 usiok
                 """, Transcript.usi("usi"));
     }

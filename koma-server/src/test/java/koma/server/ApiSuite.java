@@ -62,7 +62,7 @@ abstract class ApiSuite {
             assertEquals(l, levels.get(l).get("level").asInt());
             assertEquals(SkillLevels.elo(l), levels.get(l).get("elo").asInt());
         }
-        assertEquals(485, levels.get(0).get("elo").asInt(), "level 0 as measured in stops 57 and 58 (SkillLevels)");
+        assertEquals(735, levels.get(0).get("elo").asInt(), "level 0 as measured in stop 64 (SkillLevels)");
     }
 
     @Test

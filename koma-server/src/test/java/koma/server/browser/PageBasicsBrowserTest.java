@@ -114,7 +114,7 @@ class PageBasicsBrowserTest extends SiteBrowserTest {
         assertTrue(browser.text(".game-card[data-variant='shogi'] .game-card-line").contains("checkmate the king"));
         // Shogi's picture: 40 pieces on 81 squares
         assertEquals(40L, browser.js("return document.querySelectorAll(\".game-card[data-variant='shogi'] svg.mini-board > g\").length;"));
-        // the level slider says what a level is worth: SkillLevels through GET /api/levels (level 3 905, level 0 485)
+        // the level slider says what a level is worth: SkillLevels through GET /api/levels (level 3 1140, level 0 735)
         assertEquals("casual player · about " + SkillLevels.elo(3) + " Elo in chess", browser.text("#ng-level-worth"));
         browser.setLevel(0);
         browser.waiting(5).until(d -> browser.text("#ng-level-worth").equals("beginner · about " + SkillLevels.elo(0) + " Elo in chess"));

@@ -56,7 +56,7 @@ abstract class ApiSuite {
     @Test
     void levelsSayWhatEachComputerLevelIsWorth() {
         JsonNode levels = client().get("/api/levels").json();
-        // the engine's measured table (bench/results/2026-11-28-stop46.txt), levels 0..20 in order
+        // the engine's measured table (SkillLevels; bench/results/2026-12-06-stop64.txt), levels 0..20 in order
         assertEquals(SkillLevels.MAX + 1, levels.size());
         for (int l = 0; l <= SkillLevels.MAX; l++) {
             assertEquals(l, levels.get(l).get("level").asInt());

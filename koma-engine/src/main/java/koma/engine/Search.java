@@ -137,6 +137,14 @@ public final class Search {
 
     /** The moves the clock is shared over (the rule set's time-horizon, {@link TimeManager#budget(Limits, int, int)}). */
     private final int timeHorizon;
+    /** The soft limit scaled by how settled the search is ({@link #softScale}; the rule set's time-scaling). */
+    private final boolean timeScaling;
+    /**
+     * rootNodes[i]: the nodes spent below root move rootList[i] in this search so far (for {@link #softScale}); null
+     * when the soft limit is not scaled.
+     */
+    private long[] rootNodes;
+    private int[] rootList;
     /** Quiet moves landing within this many king steps of the enemy king are reduced a ply less (SearchDefaults). */
     private final int kingAttackLmr;
     /**
@@ -244,6 +252,7 @@ public final class Search {
         this.wideLmr = defaults.wideLmr();
         this.mateInOneDepth = defaults.mateInOne();
         this.timeHorizon = defaults.timeHorizon();
+        this.timeScaling = defaults.timeScaling();
         this.kingAttackLmr = defaults.kingAttackLmr();
         this.probcutMargin = defaults.probcutMargin();
         this.evasionPruneDepth = defaults.evasionPruneDepth();
@@ -513,6 +522,12 @@ public final class Search {
         int lines = Math.min(multiPv, rootMoves.length);
         int[] lineScore = new int[lines];
         java.util.Arrays.fill(lineScore, -INFINITE);
+        // the soft limit is scaled only on a clock (a fixed move time is spent as given) with one line
+        boolean scaled = timeScaling && lines == 1 && limits.moveTime() <= 0 && budget[0] >= 0;
+        rootNodes = scaled ? new long[rootMoves.length] : null;
+        rootList = rootMoves;
+        int[] iterationScore = new int[maxDepth + 1];
+        int stability = 0, lastBest = Move.NONE;
         for (int depth = 1; depth <= maxDepth; depth++) {
             excludedCount = 0;
             boolean complete = true;
@@ -573,7 +588,11 @@ public final class Search {
                 break;
             }
             reached = depth;
-            if (stop || (!pondering && System.currentTimeMillis() >= softDeadline) || nodes >= nodeLimit) {
+            iterationScore[depth] = bestScore;
+            stability = best == lastBest ? stability + 1 : 0;
+            lastBest = best;
+            double scale = scaled && depth >= 4 ? softScale(stability, iterationScore[depth - 3] - bestScore, best) : 1;
+            if (stop || (!pondering && softTimeUp(scale)) || nodes >= nodeLimit) {
                 break;
             }
             // a found mate ends the search only well past its length: a pruned tree can report a longer mate for
@@ -593,6 +612,55 @@ public final class Search {
             }
         }
         return new Result(best, ponder, bestScore, nodes(), reached);
+    }
+
+    /** Counts {@code n} nodes to root move {@code m} (a short linear search: the root has few moves). */
+    private void addRootNodes(int m, long n) {
+        for (int i = 0; i < rootList.length; i++) {
+            if (rootList[i] == m) {
+                rootNodes[i] += n;
+                return;
+            }
+        }
+    }
+
+    /**
+     * The factor of the soft limit after an iteration (Ethereal's time manager): from 1.2 down to 0.8 as the best move
+     * has held for up to 10 iterations, from 0.75 to 1.25 as the score has fallen by 15 to 25 centipawns over the
+     * last three, and from 0.5 up as the other moves took more of the nodes (2 x their share + 0.4); times 1.5, as
+     * Ethereal's ideal time is half as much again as this soft limit. The hard limit still bounds the move.
+     */
+    static double softScale(int stability, int scoreFall, long bestNodes, long totalNodes) {
+        double pv = 1.2 - 0.04 * Math.min(10, stability);
+        double score = Math.max(0.75, Math.min(1.25, 0.05 * scoreFall));
+        double others = totalNodes == 0 ? 0.5 : 1.0 - (double) bestNodes / totalNodes;
+        double spread = Math.max(0.5, 2 * others + 0.4);
+        return 1.5 * pv * score * spread;
+    }
+
+    /** {@link #softScale(int, int, long, long)} with the nodes this search spent below {@code best} and in all. */
+    private double softScale(int stability, int scoreFall, int best) {
+        long total = 0, bestNodes = 0;
+        for (int i = 0; i < rootList.length; i++) {
+            total += rootNodes[i];
+            if (rootList[i] == best) {
+                bestNodes = rootNodes[i];
+            }
+        }
+        return softScale(stability, scoreFall, bestNodes, total);
+    }
+
+    /** Whether the soft limit, scaled by {@code scale}, has passed (it starts where its deadline was set). */
+    private boolean softTimeUp(double scale) {
+        if (softDeadline == Long.MAX_VALUE) {
+            return false;
+        }
+        long now = System.currentTimeMillis();
+        if (scale == 1) {
+            return now >= softDeadline;
+        }
+        long start = softDeadline - budget[0];
+        return now - start >= (long) (budget[0] * scale);
     }
 
     /**
@@ -870,6 +938,7 @@ public final class Search {
             if (m == extendMove) {
                 newDepth++;
             }
+            long nodesBefore = nodes;
             makeMove(m, ply);
             if (quiet) {
                 if (quietsSeen < QUIETS_KEPT) {
@@ -922,6 +991,9 @@ public final class Search {
                 }
             }
             pos.undoMove();
+            if (ply == 0 && rootNodes != null) {
+                addRootNodes(m, nodes - nodesBefore);
+            }
             if (stop) {
                 return 0;
             }

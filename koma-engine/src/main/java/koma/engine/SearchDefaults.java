@@ -75,7 +75,10 @@ import java.util.Set;
  * 0 (the default) to go without; {@code time-horizon}, the number of moves a clock without moves-to-go is shared
  * over ({@link TimeManager#budget(Limits, int, int)}), from 1 to {@link #MAX_TIME_HORIZON}, default
  * {@link TimeManager#HORIZON} (a shogi game runs longer than a chess game, and its endings, where a game is
- * decided, need the time). Each is set where a match said so for that rule set.
+ * decided, need the time); {@code time-scaling}, 1 for a soft limit scaled after each iteration by how settled the
+ * search is (Ethereal's: the best move's stability, the score's fall over three iterations and the share of the
+ * nodes the best move took; {@link Search}), 0 (the default) for the soft limit as the clock gives it. Each is set
+ * where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,
@@ -84,14 +87,14 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving,
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
                              boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
-                             int mateInOne, int timeHorizon) {
+                             int mateInOne, int timeHorizon, boolean timeScaling) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
-            "wide-lmr", "correction-history", "mate-in-one", "time-horizon");
+            "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling");
     /** The largest {@code time-horizon}. */
     static final int MAX_TIME_HORIZON = 200;
     /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
@@ -109,7 +112,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0, TimeManager.HORIZON);
+            0, TimeManager.HORIZON, false);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -153,7 +156,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source), kingAttackLmr,
                 flag(m, "lmr-depth-pruning", source), reverseFutilityDepth, flag(m, "null-move-eval", source),
                 flag(m, "wide-lmr", source), flag(m, "correction-history", source), mateInOne,
-                timeHorizon);
+                timeHorizon, flag(m, "time-scaling", source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

@@ -66,6 +66,26 @@ class TimeManagerTest {
         assertTrue(e.getMessage().contains("time-horizon"), e.getMessage());
     }
 
+    /**
+     * The soft limit's factor under time-scaling (Ethereal's): 1.5 x (1.2 - 0.04 x stability, at most 10) x (score
+     * fall / 20, within 0.75..1.25) x (2 x the other moves' share of the nodes + 0.4, at least 0.5).
+     */
+    @Test
+    void theSoftLimitShrinksWhenTheSearchIsSettledAndGrowsWhenNot() {
+        // best move held 10 iterations, score steady, 90% of the nodes on it: 1.5 x 0.8 x 0.75 x 0.6
+        assertEquals(0.54, Search.softScale(10, 0, 90, 100), 1e-9);
+        // a new best move, the score 40 cp down, 30% of the nodes on it: 1.5 x 1.2 x 1.25 x 1.8
+        assertEquals(4.05, Search.softScale(0, 40, 30, 100), 1e-9);
+        // the same held 20 iterations counts as 10; a rising score as a steady one; no nodes counted as half
+        assertEquals(Search.softScale(10, 0, 5, 10), Search.softScale(20, -100, 5, 10), 1e-9);
+        assertEquals(Search.softScale(3, 10, 1, 2), Search.softScale(3, 10, 0, 0), 1e-9);
+        assertTrue(SearchDefaults.parse("time-scaling = 1", "t").timeScaling());
+        assertTrue(!SearchDefaults.parse("", "t").timeScaling());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SearchDefaults.parse("time-scaling = 2", "t"));
+        assertTrue(e.getMessage().contains("time-scaling"), e.getMessage());
+    }
+
     @Test
     void aLowClockWithAnIncrementSpendsAtMostHalfTheIncrement() {
         // below overhead + four increments the search may use only half the increment, so the clock grows back

@@ -655,12 +655,8 @@ public final class Search {
         if (softDeadline == Long.MAX_VALUE) {
             return false;
         }
-        long now = System.currentTimeMillis();
-        if (scale == 1) {
-            return now >= softDeadline;
-        }
         long start = softDeadline - budget[0];
-        return now - start >= (long) (budget[0] * scale);
+        return System.currentTimeMillis() - start >= (long) (budget[0] * scale);
     }
 
     /**

@@ -6,9 +6,9 @@ package koma.engine;
  * 100 ms a move, measured with the built-in chess net c11b (stop 64, 2644928): 50 games per even level against
  * Stockfish 15.1 with UCI_LimitStrength at a level near it (levels 0 and 2 through matches against level 4; levels 14
  * and 20 against two Stockfish levels each), two games at a time. Levels 14-20 (estimates 2005, 2021, 2115, 2007) are
- * not in order, within their margins (a line of 50 games: about 50-70 Elo), and 18-20 are pooled to 2043, which keeps
- * the table non-decreasing; odd levels halfway; computed by bench/skill-table.py (bench/results/2026-12-06-stop64.txt
- * section 5, bench/skill-calibration.sh).
+ * not in order, within their margins (a line of 50 games: about 50-70 Elo), and 18-20 are pooled to 2043 (2045
+ * rounded to 5, as every figure), which keeps the table non-decreasing; odd levels halfway; computed by
+ * bench/skill-table.py (bench/results/2026-12-06-stop64.txt section 5, bench/skill-calibration.sh).
  */
 public final class SkillLevels {
     /** The strongest level (full strength); levels run from 0. */

@@ -164,6 +164,8 @@ public final class Search {
     private final int evasionPruneDepth;
     /** The percentage of the net's output used as the static evaluation (from the rule set's SearchDefaults). */
     private final int netScale;
+    /** move-rule-damping ({@link SearchDefaults}): D in plies, 0 when off or when the rule set has no move rule. */
+    private final int moveRuleDamping;
     /** The largest remaining depth at which a quiet check that loses material is not searched (SearchDefaults). */
     private final int losingCheckDepth;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
@@ -257,6 +259,7 @@ public final class Search {
         this.probcutMargin = defaults.probcutMargin();
         this.evasionPruneDepth = defaults.evasionPruneDepth();
         this.netScale = defaults.netScale();
+        this.moveRuleDamping = moveRulePlies > 0 ? defaults.moveRuleDamping() : 0;
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -1340,11 +1343,17 @@ public final class Search {
         corr[i] = Math.clamp(v, -CORR_MAX * CORR_GRAIN, CORR_MAX * CORR_GRAIN);
     }
 
-    /** The static evaluation, with the skill level's noise when strength is limited. */
+    /**
+     * The static evaluation, damped toward 0 as the move rule's count grows (move-rule-damping), with the skill
+     * level's noise when strength is limited.
+     */
     private int evaluate(int ply) {
         int v = nnue == null ? eval.evaluate(pos)
                 : nnue.evaluate(ply, pos.sideToMove(), pos.pieceCount(0) + pos.pieceCount(1)) * netScale / 100
                         + (netTerms == null ? 0 : netTerms.evaluate(pos));
+        if (moveRuleDamping > 0) {
+            v = v * Math.max(0, moveRuleDamping - pos.halfmoveClock()) / moveRuleDamping;
+        }
         if (noise > 0) {
             long h = (pos.key() ^ noiseSeed) * 0x9E3779B97F4A7C15L;
             v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;

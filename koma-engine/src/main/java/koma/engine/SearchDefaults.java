@@ -77,7 +77,11 @@ import java.util.Set;
  * {@link TimeManager#HORIZON} (a shogi game runs longer than a chess game, and its endings, where a game is
  * decided, need the time); {@code time-scaling}, 1 for a soft limit scaled after each iteration by how settled the
  * search is (Ethereal's: the best move's stability, the score's fall over three iterations and the share of the
- * nodes the best move took; {@link Search}), 0 (the default) for the soft limit as the clock gives it. Each is set
+ * nodes the best move took; {@link Search}), 0 (the default) for the soft limit as the clock gives it;
+ * {@code move-rule-damping}, D in plies: in a rule set with a move-count draw rule (chess's fifty moves) the static
+ * evaluation is multiplied by (D - the plies since the last capture or pawn move) / D, so that a side ahead prefers
+ * the line that makes progress to one that shuffles toward the rule's draw (Stockfish's, with D about 200; the
+ * factor stops at 0), from 1 to {@link #MAX_MOVE_RULE_DAMPING}, or 0 (the default) to go without. Each is set
  * where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -87,14 +91,16 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving,
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
                              boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
-                             int mateInOne, int timeHorizon, boolean timeScaling) {
+                             int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
-            "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling");
+            "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling", "move-rule-damping");
+    /** The largest {@code move-rule-damping}, in plies. */
+    static final int MAX_MOVE_RULE_DAMPING = 10_000;
     /** The largest {@code time-horizon}. */
     static final int MAX_TIME_HORIZON = 200;
     /** The default {@code net-scale} (the net's output as it is) and the largest, in percent. */
@@ -112,7 +118,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0, TimeManager.HORIZON, false);
+            0, TimeManager.HORIZON, false, 0);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -156,7 +162,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 netScale, flag(m, "qsearch-checks", source), flag(m, "lmp-improving", source), kingAttackLmr,
                 flag(m, "lmr-depth-pruning", source), reverseFutilityDepth, flag(m, "null-move-eval", source),
                 flag(m, "wide-lmr", source), flag(m, "correction-history", source), mateInOne,
-                timeHorizon, flag(m, "time-scaling", source));
+                timeHorizon, flag(m, "time-scaling", source),
+                count(m, "move-rule-damping", 0, MAX_MOVE_RULE_DAMPING, source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

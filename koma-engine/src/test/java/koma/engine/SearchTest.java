@@ -367,6 +367,37 @@ class SearchTest {
     }
 
     /**
+     * move-rule-damping multiplies the static evaluation by (D - plies since the last capture or pawn move) / D where
+     * the rule set has a move rule: chess's start position with its clock at 60 plies scores 140/200 of what it
+     * scores at 0 with D = 200 (Java's integer division of the same product), and at 0 the same as without the key;
+     * shogi (no move rule) scores the same with it as without. A pawn-up quiet position gives chess a score large
+     * enough that the factor shows.
+     */
+    @Test
+    void moveRuleDampingShrinksTheEvaluationAsTheClockRuns(@TempDir Path dir) throws Exception {
+        RuleSet chess = RuleSet.of("chess");
+        String board = "4k3/ppp5/8/8/8/8/PPPP4/4K3 w - - ";
+        int plain = quiescenceWith(chess, Position.fromFen(chess, board + "0 40"), "move-rule-damping", 0,
+                SearchDefaults::moveRuleDamping, dir);
+        int fresh = quiescenceWith(chess, Position.fromFen(chess, board + "0 40"), "move-rule-damping", 200,
+                SearchDefaults::moveRuleDamping, dir);
+        int late = quiescenceWith(chess, Position.fromFen(chess, board + "60 70"), "move-rule-damping", 200,
+                SearchDefaults::moveRuleDamping, dir);
+        assertTrue(plain > 50, "a pawn up scores " + plain);
+        assertEquals(plain, fresh, "a clock at 0 leaves the evaluation as it is");
+        assertEquals(plain * 140 / 200, late, "60 plies into the fifty-move count");
+        RuleSet shogi = RuleSet.of("shogi");
+        assertEquals(quiescenceWith(shogi, Position.start(shogi), "move-rule-damping", 0,
+                        SearchDefaults::moveRuleDamping, dir),
+                quiescenceWith(shogi, Position.start(shogi), "move-rule-damping", 200,
+                        SearchDefaults::moveRuleDamping, dir), "shogi has no move rule");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SearchDefaults.parse("move-rule-damping = 10001", "x.search"));
+        assertTrue(e.getMessage().contains("x.search: move-rule-damping must be from 0 to 10000, got 10001"),
+                e.getMessage());
+    }
+
+    /**
      * The quiescence score of {@code position} with a .search file of the one line {@code key = value} read from
      * -Dkoma.eval.dir (in {@code dir}), after checking that the rule set's defaults read that value ({@code read}).
      */

@@ -166,6 +166,10 @@ public final class Search {
     private final int netScale;
     /** move-rule-damping ({@link SearchDefaults}): D in plies, 0 when off or when the rule set has no move rule. */
     private final int moveRuleDamping;
+    /** pawnless-scale ({@link SearchDefaults}): the lead M in centipawns, 0 when off. */
+    private final int pawnlessScale;
+    /** Per piece type, for pawnless-scale: -1 for a pawn, 0 for a royal piece, else its material value. */
+    private final int[] boardValue;
     /** The largest remaining depth at which a quiet check that loses material is not searched (SearchDefaults). */
     private final int losingCheckDepth;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
@@ -260,6 +264,11 @@ public final class Search {
         this.evasionPruneDepth = defaults.evasionPruneDepth();
         this.netScale = defaults.netScale();
         this.moveRuleDamping = moveRulePlies > 0 ? defaults.moveRuleDamping() : 0;
+        this.pawnlessScale = defaults.pawnlessScale();
+        this.boardValue = new int[rs.pieces.size()];
+        for (int t = 0; t < boardValue.length; t++) {
+            boardValue[t] = rs.pieces.get(t).pawn() ? -1 : rs.pieces.get(t).royal() ? 0 : eval.value(t);
+        }
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -1344,13 +1353,17 @@ public final class Search {
     }
 
     /**
-     * The static evaluation, damped toward 0 as the move rule's count grows (move-rule-damping), with the skill
-     * level's noise when strength is limited.
+     * The static evaluation, scaled down where the side ahead has no pawn and too little extra to win
+     * (pawnless-scale), damped toward 0 as the move rule's count grows (move-rule-damping), with the skill level's
+     * noise when strength is limited.
      */
     private int evaluate(int ply) {
         int v = nnue == null ? eval.evaluate(pos)
                 : nnue.evaluate(ply, pos.sideToMove(), pos.pieceCount(0) + pos.pieceCount(1)) * netScale / 100
                         + (netTerms == null ? 0 : netTerms.evaluate(pos));
+        if (pawnlessScale > 0 && v != 0) {
+            v = v * pawnlessScale(v > 0 ? pos.sideToMove() : pos.sideToMove() ^ 1) / 64;
+        }
         if (moveRuleDamping > 0) {
             v = v * Math.max(0, moveRuleDamping - pos.halfmoveClock()) / moveRuleDamping;
         }
@@ -1359,6 +1372,32 @@ public final class Search {
             v += (int) ((h >>> 40) % (2L * noise + 1)) - noise;
         }
         return v;
+    }
+
+    /**
+     * pawnless-scale's factor in 64ths for the side {@code strong} that the evaluation favours (Stockfish's rule for
+     * an ending without the stronger side's pawns, with the lead M = {@link #pawnlessScale}): 64 when it has a pawn
+     * on the board or leads in the other pieces on the board (royal pieces apart) by more than M; else 0 when its
+     * pieces are worth at most M (a lone minor piece does not mate), 4 when the other side's are worth at most M, 14
+     * otherwise. Pieces in hand are not counted.
+     */
+    private int pawnlessScale(int strong) {
+        int own = 0;
+        for (int i = pos.pieceCount(strong) - 1; i >= 0; i--) {
+            int value = boardValue[pos.typeAt(pos.pieceSquare(strong, i))];
+            if (value < 0) {
+                return 64;
+            }
+            own += value;
+        }
+        int other = 0;
+        for (int i = pos.pieceCount(strong ^ 1) - 1; i >= 0; i--) {
+            other += Math.max(0, boardValue[pos.typeAt(pos.pieceSquare(strong ^ 1, i))]);
+        }
+        if (own - other > pawnlessScale) {
+            return 64;
+        }
+        return own <= pawnlessScale ? 0 : other <= pawnlessScale ? 4 : 14;
     }
 
     /**

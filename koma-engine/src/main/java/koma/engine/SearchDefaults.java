@@ -81,7 +81,13 @@ import java.util.Set;
  * {@code move-rule-damping}, D in plies: in a rule set with a move-count draw rule (chess's fifty moves) the static
  * evaluation is multiplied by (D - the plies since the last capture or pawn move) / D, so that a side ahead prefers
  * the line that makes progress to one that shuffles toward the rule's draw (Stockfish's, with D about 200; the
- * factor stops at 0), from 1 to {@link #MAX_MOVE_RULE_DAMPING}, or 0 (the default) to go without. Each is set
+ * factor stops at 0), from 1 to {@link #MAX_MOVE_RULE_DAMPING}, or 0 (the default) to go without;
+ * {@code pawnless-scale}, M in centipawns: when the side the static evaluation favours has no pawn on the board and
+ * leads in the other pieces on the board (royal pieces apart, at the hand-written evaluation's material values) by
+ * M or less, its advantage is scaled as Stockfish scales such endings (M is its bishop's value there): to 0 when
+ * its own pieces are worth M or less (a lone minor piece), to 4/64 when the other side's are, to 14/64 otherwise
+ * (a rook and a bishop against a rook); from 1 to {@link #MAX_PAWNLESS_SCALE}, or 0 (the default) to go without.
+ * Each is set
  * where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -91,14 +97,18 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int evasionPruneDepth, int netScale, boolean qsearchChecks, boolean lmpImproving,
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
                              boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
-                             int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping) {
+                             int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping,
+                             int pawnlessScale) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
             "cut-node-reduction", "qsearch-moves", "losing-check-depth", "qsearch-captures-only",
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
-            "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling", "move-rule-damping");
+            "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling", "move-rule-damping",
+            "pawnless-scale");
+    /** The largest {@code pawnless-scale}, in centipawns. */
+    static final int MAX_PAWNLESS_SCALE = 2000;
     /** The largest {@code move-rule-damping}, in plies. */
     static final int MAX_MOVE_RULE_DAMPING = 10_000;
     /** The largest {@code time-horizon}. */
@@ -118,7 +128,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0, TimeManager.HORIZON, false, 0);
+            0, TimeManager.HORIZON, false, 0, 0);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -163,7 +173,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 flag(m, "lmr-depth-pruning", source), reverseFutilityDepth, flag(m, "null-move-eval", source),
                 flag(m, "wide-lmr", source), flag(m, "correction-history", source), mateInOne,
                 timeHorizon, flag(m, "time-scaling", source),
-                count(m, "move-rule-damping", 0, MAX_MOVE_RULE_DAMPING, source));
+                count(m, "move-rule-damping", 0, MAX_MOVE_RULE_DAMPING, source),
+                count(m, "pawnless-scale", 0, MAX_PAWNLESS_SCALE, source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

@@ -398,6 +398,26 @@ class SearchTest {
     }
 
     /**
+     * pawnless-scale with M = 333 (chess's bishop): the quiescence score (no capture on the board, so the static
+     * evaluation) of a rook against a bishop is 4/64 of the unscaled one, of a rook and a bishop against a rook 14/64,
+     * while a rook against a bare king (a lead of 495, over M) and a rook and a pawn against a bishop (the side ahead
+     * has a pawn) keep their scores. Stockfish's material.cpp gives the same factors.
+     */
+    @ParameterizedTest
+    @CsvSource({"8/8/4k3/3b4/8/8/8/R3K3 w - - 0 1, 4", "7r/8/4k3/8/8/8/8/RB2K3 w - - 0 1, 14",
+            "8/8/4k3/8/8/8/8/R3K3 w - - 0 1, 64", "8/8/4k3/3b4/8/8/7P/R3K3 w - - 0 1, 64"})
+    void pawnlessScaleScalesEndingsWithoutTheStrongerSidesPawns(String fen, int factor, @TempDir Path dir)
+            throws Exception {
+        RuleSet chess = RuleSet.of("chess");
+        int plain = quiescenceWith(chess, Position.fromFen(chess, fen), "pawnless-scale", 0,
+                SearchDefaults::pawnlessScale, dir);
+        int scaled = quiescenceWith(chess, Position.fromFen(chess, fen), "pawnless-scale", 333,
+                SearchDefaults::pawnlessScale, dir);
+        assertTrue(plain > 100, fen + ": white is ahead, " + plain);
+        assertEquals(plain * factor / 64, scaled, fen);
+    }
+
+    /**
      * The quiescence score of {@code position} with a .search file of the one line {@code key = value} read from
      * -Dkoma.eval.dir (in {@code dir}), after checking that the rule set's defaults read that value ({@code read}).
      */

@@ -87,8 +87,7 @@ import java.util.Set;
  * M or less, its advantage is scaled as Stockfish scales such endings (M is its bishop's value there): to 0 when
  * its own pieces are worth M or less (a lone minor piece), to 4/64 when the other side's are, to 14/64 otherwise
  * (a rook and a bishop against a rook); from 1 to {@link #MAX_PAWNLESS_SCALE}, or 0 (the default) to go without.
- * Each is set
- * where a match said so for that rule set.
+ * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
                              boolean safeCheckExtension, boolean continuationHistory, boolean singularExtension,

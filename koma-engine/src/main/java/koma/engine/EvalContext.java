@@ -716,8 +716,24 @@ final class EvalContext {
         return boardMaterial(p, 0) + boardMaterial(p, 1);
     }
 
+    /**
+     * Side c's non-royal material on the board when it has no pawn there, else -1 (the search's pawnless-scale;
+     * {@link #boardMaterial} without the early return).
+     */
+    int pawnlessMaterial(Position p, int c) {
+        int material = 0;
+        for (int i = 0, n = p.pieceCount(c); i < n; i++) {
+            int value = pawnsFirst[p.typeAt(p.pieceSquare(c, i))];
+            if (value < 0) {
+                return -1;
+            }
+            material += value;
+        }
+        return material;
+    }
+
     /** Side c's non-pawn, non-royal material on the board. */
-    private int boardMaterial(Position p, int c) {
+    int boardMaterial(Position p, int c) {
         int material = 0;
         for (int i = 0, n = p.pieceCount(c); i < n; i++) {
             material += phaseValue[p.typeAt(p.pieceSquare(c, i))];

@@ -366,6 +366,19 @@ public final class Evaluation {
         return terms;
     }
 
+    /**
+     * Side c's material on the board at {@link #value} (royal pieces apart) when it has no pawn there, else -1: the
+     * search's pawnless-scale measure of the side ahead.
+     */
+    int pawnlessMaterial(Position p, int c) {
+        return x.pawnlessMaterial(p, c);
+    }
+
+    /** Side c's material on the board at {@link #value}, pawns and royal pieces apart. */
+    int boardMaterial(Position p, int c) {
+        return x.boardMaterial(p, c);
+    }
+
     /** Material value of a piece type (0 for the royal piece). */
     public int value(int type) {
         return value[type];

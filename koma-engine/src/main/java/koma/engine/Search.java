@@ -168,8 +168,6 @@ public final class Search {
     private final int moveRuleDamping;
     /** pawnless-scale ({@link SearchDefaults}): the lead M in centipawns, 0 when off. */
     private final int pawnlessScale;
-    /** Per piece type, for pawnless-scale: -1 for a pawn, 0 for a royal piece, else its material value. */
-    private final int[] boardValue;
     /** The largest remaining depth at which a quiet check that loses material is not searched (SearchDefaults). */
     private final int losingCheckDepth;
     /** seExcluded[ply]: the hash move a singular-extension search at that ply leaves out, or {@link Move#NONE}. */
@@ -265,10 +263,6 @@ public final class Search {
         this.netScale = defaults.netScale();
         this.moveRuleDamping = moveRulePlies > 0 ? defaults.moveRuleDamping() : 0;
         this.pawnlessScale = defaults.pawnlessScale();
-        this.boardValue = new int[rs.pieces.size()];
-        for (int t = 0; t < boardValue.length; t++) {
-            boardValue[t] = rs.pieces.get(t).pawn() ? -1 : rs.pieces.get(t).royal() ? 0 : eval.value(t);
-        }
         java.util.Arrays.fill(seExcluded, Move.NONE);
         this.pairs = Position.pieceCodeCount(rs) * squares;
         long entries = (long) pairs * pairs;
@@ -1382,18 +1376,11 @@ public final class Search {
      * otherwise. Pieces in hand are not counted.
      */
     private int pawnlessScale(int strong) {
-        int own = 0;
-        for (int i = pos.pieceCount(strong) - 1; i >= 0; i--) {
-            int value = boardValue[pos.typeAt(pos.pieceSquare(strong, i))];
-            if (value < 0) {
-                return 64;
-            }
-            own += value;
+        int own = eval.pawnlessMaterial(pos, strong);
+        if (own < 0) {
+            return 64;
         }
-        int other = 0;
-        for (int i = pos.pieceCount(strong ^ 1) - 1; i >= 0; i--) {
-            other += Math.max(0, boardValue[pos.typeAt(pos.pieceSquare(strong ^ 1, i))]);
-        }
+        int other = eval.boardMaterial(pos, strong ^ 1);
         if (own - other > pawnlessScale) {
             return 64;
         }

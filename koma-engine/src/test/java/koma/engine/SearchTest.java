@@ -368,10 +368,10 @@ class SearchTest {
 
     /**
      * move-rule-damping multiplies the static evaluation by (D - plies since the last capture or pawn move) / D where
-     * the rule set has a move rule: chess's start position with its clock at 60 plies scores 140/200 of what it
+     * the rule set has a move rule: a chess position a pawn up with nothing to capture (its quiescence score is the
+     * static evaluation, large enough that the factor shows) scores, with its clock at 60 plies, 140/200 of what it
      * scores at 0 with D = 200 (Java's integer division of the same product), and at 0 the same as without the key;
-     * shogi (no move rule) scores the same with it as without. A pawn-up quiet position gives chess a score large
-     * enough that the factor shows.
+     * shogi (no move rule) scores the same with it as without.
      */
     @Test
     void moveRuleDampingShrinksTheEvaluationAsTheClockRuns(@TempDir Path dir) throws Exception {

@@ -735,8 +735,10 @@ final class EvalContext {
     /** Side c's non-pawn, non-royal material on the board. */
     int boardMaterial(Position p, int c) {
         int material = 0;
-        for (int i = 0, n = p.pieceCount(c); i < n; i++) {
-            material += phaseValue[p.typeAt(p.pieceSquare(c, i))];
+        for (int t = 0; t < phaseValue.length; t++) {
+            if (phaseValue[t] != 0) {
+                material += p.codeCount(Position.pieceCode(c, t)) * phaseValue[t];
+            }
         }
         return material;
     }

@@ -77,6 +77,8 @@ public final class Evaluation {
     private final boolean fastEndgame, traceEndgame;
     /** psq[code * squares + sq]: the piece-square terms of that piece on that square, rounded, for its owner. */
     private final int[] psq;
+    /** Whether any entry of {@link #psq} is not 0 (with none, evaluate skips the walk over the pieces). */
+    private final boolean psqUsed;
     /** psqEg[code * squares + sq]: the same for the terms weighed by the endgame share (empty when none is on). */
     private final int[] psqEg;
     /** value[type]: plain material value, for move ordering and exchange estimates. */
@@ -261,6 +263,7 @@ public final class Evaluation {
 
         psq = table(false);
         psqEg = endgame ? table(true) : new int[0];
+        psqUsed = java.util.Arrays.stream(psq).anyMatch(v -> v != 0);
     }
 
     /**
@@ -404,7 +407,20 @@ public final class Evaluation {
         x.newPosition();
         boolean sumMaterial = fastMaterial || fastPhase;
         int board0 = 0;
-        for (int c = 0; c < 2; c++) {
+        if (!psqUsed && !fastEndgame) {
+            // no piece-square value to add (a net's added terms): the material alone, from the pieces' counts
+            if (sumMaterial) {
+                board0 = x.boardMaterial(p, 0);
+                int board1 = x.boardMaterial(p, 1);
+                if (fastMaterial) {
+                    x.setBoardMaterial(p, board0, board1);
+                }
+                if (fastPhase) {
+                    x.setPhase(board0 + board1);
+                }
+            }
+        }
+        for (int c = 0; c < 2 && (psqUsed || fastEndgame); c++) {
             int sum = 0, egSum = 0, material = 0;
             for (int i = 0, n = p.pieceCount(c); i < n; i++) {
                 int sq = p.pieceSquare(c, i);

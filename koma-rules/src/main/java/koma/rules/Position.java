@@ -58,6 +58,8 @@ public final class Position {
     boolean tactical;
     /** The buffer of {@link #hasLegalMove}. */
     private int[] anyMoveBuf;
+    /** codeCount[code]: the pieces of that code on the board, kept by every board edit. */
+    private final int[] codeCount;
 
     // castling geometry (standard chess castling)
     private final int[] castleMask;
@@ -83,6 +85,7 @@ public final class Position {
         this.board = new int[squares];
         this.keepsBitboards = rs.bitboards != null;
         this.bb = new long[pieceCodeCount(rs)];
+        this.codeCount = new int[pieceCodeCount(rs)];
         this.hand = new int[2 * types];
         this.pindex = new int[squares];
         this.plist[0] = new int[squares];
@@ -173,6 +176,7 @@ public final class Position {
         }
         System.arraycopy(pindex, 0, p.pindex, 0, squares);
         System.arraycopy(bb, 0, p.bb, 0, bb.length);
+        System.arraycopy(codeCount, 0, p.codeCount, 0, codeCount.length);
         System.arraycopy(colorBB, 0, p.colorBB, 0, 2);
         System.arraycopy(castleMask, 0, p.castleMask, 0, squares);
         System.arraycopy(castleKingFrom, 0, p.castleKingFrom, 0, 4);
@@ -427,6 +431,11 @@ public final class Position {
         return board[sq];
     }
 
+    /** How many pieces of this code ({@link #pieceCode}) stand on the board. */
+    public int codeCount(int code) {
+        return codeCount[code];
+    }
+
     public int handCount(int color, int type) {
         return hand[color * types + type];
     }
@@ -538,6 +547,7 @@ public final class Position {
             bb[code] |= 1L << sq;
             colorBB[c] |= 1L << sq;
         }
+        codeCount[code]++;
         pindex[sq] = pcount[c];
         plist[c][pcount[c]++] = sq;
         if (MoveTables.type(code) == rs.royalType) {
@@ -554,6 +564,7 @@ public final class Position {
             bb[board[sq]] &= ~(1L << sq);
             colorBB[c] &= ~(1L << sq);
         }
+        codeCount[board[sq]]--;
         int last = plist[c][--pcount[c]];
         int idx = pindex[sq];
         plist[c][idx] = last;
@@ -593,6 +604,8 @@ public final class Position {
             bb[board[sq]] &= ~(1L << sq);
             bb[code] |= 1L << sq;
         }
+        codeCount[board[sq]]--;
+        codeCount[code]++;
         board[sq] = code;
     }
 

@@ -33,8 +33,6 @@ final class EvalContext {
     final int[][] near1, near2;
     /** phaseValue[type]: its board value if it is neither royal nor a pawn, else 0 (set with the weights). */
     private final int[] phaseValue;
-    /** codeValue[pieceCode]: the phase value of the piece's type (set with the weights). */
-    private final int[] codeValue;
     /** Scratch: pieces of each type of one side (the pair term counts in it and clears it again). */
     final int[] typeCount;
     /**
@@ -180,7 +178,6 @@ final class EvalContext {
                             && o.initialOnly() == m.initialOnly() && o.lame() == m.lame()));
         }
         typeCount = new int[n];
-        codeValue = new int[Position.pieceCodeCount(rs)];
         pawnsOnFile = new int[2][g.files];
         maxRank1 = new int[g.files];
         minRank0 = new int[g.files];
@@ -262,9 +259,6 @@ final class EvalContext {
             phaseValue[p.index()] = p.royal() || p.pawn() ? 0 : value[p.index()];
             boardValue[p.index()] = value[p.index()];
             pawnsFirst[p.index()] = p.pawn() ? -1 : value[p.index()];
-            for (int color = 0; color < 2; color++) {
-                codeValue[Position.pieceCode(color, p.index())] = phaseValue[p.index()];
-            }
         }
         startMaterial = Math.max(1, phaseMaterial(Position.start(rs)));
         int max = 0;
@@ -668,18 +662,13 @@ final class EvalContext {
     }
 
     /**
-     * Sets each side's material from the board sums the fast path made with {@link #materialOf} (adding what is in
+     * Sets each side's material from the board sums of {@link #boardMaterial} (adding what is in
      * hand), so that {@link #farAhead} need not go over the pieces again.
      */
     void setBoardMaterial(Position p, int board0, int board1) {
         sideMaterial[0] = board0 + handMaterial(p, 0);
         sideMaterial[1] = board1 + handMaterial(p, 1);
         materialKnown = true;
-    }
-
-    /** The material a piece of this code counts for in {@link #farAhead} (its type's phase value). */
-    int materialOf(int code) {
-        return codeValue[code];
     }
 
     private int handMaterial(Position p, int c) {
@@ -705,7 +694,7 @@ final class EvalContext {
 
     /**
      * Sets {@link #eg} from both sides' non-pawn, non-royal material on the board, summed by the fast path with
-     * {@link #materialOf} on its way over the pieces (what {@link #measurePhase} would sum again).
+     * {@link #boardMaterial} (what {@link #measurePhase} would sum again).
      */
     void setPhase(int boardMaterial) {
         eg = 256 - Math.min(256, boardMaterial * 256 / startMaterial);

@@ -405,23 +405,18 @@ public final class Evaluation {
     public int evaluate(Position p) {
         int s = 0, endgame = 0;
         x.newPosition();
-        boolean sumMaterial = fastMaterial || fastPhase;
-        int board0 = 0;
-        if (!psqUsed && !fastEndgame) {
-            // no piece-square value to add (a net's added terms): the material alone, from the pieces' counts
-            if (sumMaterial) {
-                board0 = x.boardMaterial(p, 0);
-                int board1 = x.boardMaterial(p, 1);
-                if (fastMaterial) {
-                    x.setBoardMaterial(p, board0, board1);
-                }
-                if (fastPhase) {
-                    x.setPhase(board0 + board1);
-                }
+        if (fastMaterial || fastPhase) {
+            // each side's material from the pieces' counts, before the walk (the phase weighs the endgame sum)
+            int board0 = x.boardMaterial(p, 0), board1 = x.boardMaterial(p, 1);
+            if (fastMaterial) {
+                x.setBoardMaterial(p, board0, board1);
+            }
+            if (fastPhase) {
+                x.setPhase(board0 + board1);
             }
         }
         for (int c = 0; c < 2 && (psqUsed || fastEndgame); c++) {
-            int sum = 0, egSum = 0, material = 0;
+            int sum = 0, egSum = 0;
             for (int i = 0, n = p.pieceCount(c); i < n; i++) {
                 int sq = p.pieceSquare(c, i);
                 int code = p.codeAt(sq);
@@ -429,22 +424,9 @@ public final class Evaluation {
                 if (fastEndgame) {
                     egSum += psqEg[code * squares + sq];
                 }
-                if (sumMaterial) {
-                    material += x.materialOf(code);
-                }
             }
             s += c == 0 ? sum : -sum;
             endgame += c == 0 ? egSum : -egSum;
-            if (c == 0) {
-                board0 = material;
-            } else {
-                if (fastMaterial) {
-                    x.setBoardMaterial(p, board0, material);
-                }
-                if (fastPhase) {
-                    x.setPhase(board0 + material);
-                }
-            }
         }
         if (fastEndgame) {
             s += endgame * x.eg / 256;

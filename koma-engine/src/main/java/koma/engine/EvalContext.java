@@ -411,6 +411,26 @@ final class EvalContext {
         return own > 2 * other && (own - other) * 16 > startMaterial;
     }
 
+    /**
+     * Whether side c's enemy has its royal piece alone, on the board and in hand, while c has a piece that is neither
+     * a pawn nor royal (on the board or in hand): the term mop-up-bare's condition. O(1) on the board; the hands are
+     * read only when the enemy has one piece left.
+     */
+    boolean bareKing(Position p, int c) {
+        if (p.pieceCount(c ^ 1) != 1) {
+            return false;
+        }
+        for (int t : handTypes) {
+            if (p.handCount(c ^ 1, t) != 0) {
+                return false;
+            }
+        }
+        if (!materialKnown) {
+            measureMaterial(p);
+        }
+        return sideMaterial[c] > 0;
+    }
+
     /** Forgets what was measured on the last position: called before each evaluation. */
     void newPosition() {
         materialKnown = false;

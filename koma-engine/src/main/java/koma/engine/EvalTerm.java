@@ -622,6 +622,24 @@ abstract class EvalTerm {
                     return x.edge2[enemy] + 2 * (x.span - x.steps(own, enemy));
                 }
             }.over(2).material(),
+            new EvalTerm(Scope.SIDE, "mop-up-bare", 0, "mop-up's count where the enemy has its royal piece alone "
+                    + "(board and hand) and the side a piece that is neither a pawn nor royal, whatever the material "
+                    + "lead: a learned net that scores a bare king alike on every square still drives it to the edge, "
+                    + "and no other position is touched") {
+                @Override
+                boolean appliesTo(EvalContext x) {
+                    return x.royal && !x.extinction;
+                }
+
+                @Override
+                int count(EvalContext x, Position p, int c) {
+                    int own = p.kingSquare(c), enemy = p.kingSquare(c ^ 1);
+                    if (own < 0 || enemy < 0 || !x.bareKing(p, c)) {
+                        return 0;
+                    }
+                    return x.edge2[enemy] + 2 * (x.span - x.steps(own, enemy));
+                }
+            }.over(2).material(),
             new EvalTerm(Scope.SIDE, "pawn-threat", 0, "per enemy piece (neither royal nor a pawn) a pawn of the "
                     + "side could capture") {
                 @Override

@@ -38,8 +38,13 @@ class EvaluationTermsTest {
     /** The weight sets the trace test covers: those and "tables" (the per-square tables on, added after 11e0745). */
     static final List<String> TRACE_SETS = List.of("defaults", "all-on", "random", "tables");
     /** Terms added to the table after commit 11e0745: switched off for the checksums that commit printed. */
-    static final Set<String> ADDED_SINCE = Set.of("mop-up", "pawn-threat", "threat", "hanging", "king-attack",
+    static final Set<String> ADDED_SINCE = Set.of("mop-up", "mop-up-bare", "pawn-threat", "threat", "hanging", "king-attack",
             "king-attack2", "passed-free", "passed-king-eg", "king-danger2", "king-safety");
+    /**
+     * Positions that random playouts seldom reach, where a term that counts only there (mop-up-bare: a bare king)
+     * is seen by {@link #everyTermCounts}.
+     */
+    static final Map<String, List<String>> RARE = Map.of("chess", List.of("8/8/8/8/3R4/8/8/k6K w - - 0 1"));
     /** Positions per rule set. */
     static final int POSITIONS = 400;
 
@@ -212,6 +217,14 @@ class EvaluationTermsTest {
             Set<String> nonZero = new HashSet<>();
             for (Position p : positions(rs)) {
                 e.trace(p, coef);
+                for (int k = 0; k < coef.length; k++) {
+                    if (coef[k] != 0) {
+                        nonZero.add(keys.get(k));
+                    }
+                }
+            }
+            for (String fen : RARE.getOrDefault(id, List.of())) {
+                e.trace(koma.rules.notation.Fen.parse(rs, fen), coef);
                 for (int k = 0; k < coef.length; k++) {
                     if (coef[k] != 0) {
                         nonZero.add(keys.get(k));
@@ -396,13 +409,41 @@ class EvaluationTermsTest {
         return e.evaluate(p) - new Evaluation(rs, w).evaluate(p);
     }
 
+    /**
+     * mop-up-bare counts mop-up's coefficient (see above) only against a royal piece alone, board and hand, and for a
+     * side with a piece other than a pawn, whatever the lead. King and rook against the bare king a1: 3, as mop-up;
+     * -3 with the colours swapped. With a black pawn on h7 beside the bare king: 0, though mop-up (a rook against a
+     * pawn, far ahead) still counts 3. King and pawn against king: 0 (a pawn only), as mop-up (no non-pawn lead).
+     * Shogi: rook against a bare king e9 (edge 2 x 4 = 8 from e5, 2 x (8 - 8) nearness with the kings e1 and e9 8
+     * ranks apart): 4 for Black; with a pawn in White's hand: 0, the king is not bare.
+     */
+    @Test
+    void mopUpBareCountsAgainstABareKingOnly() {
+        assertEquals(3.0, mopUp("chess", "8/8/8/8/3R4/8/8/k6K w - - 0 1", "mop-up-bare"));
+        assertEquals(-3.0, mopUp("chess", "8/8/8/8/3r4/8/8/K6k w - - 0 1", "mop-up-bare"));
+        assertEquals(0.0, mopUp("chess", "8/7p/8/8/3R4/8/8/k6K w - - 0 1", "mop-up-bare"));
+        assertEquals(3.0, mopUp("chess", "8/7p/8/8/3R4/8/8/k6K w - - 0 1", "mop-up"));
+        assertEquals(0.0, mopUp("chess", "8/8/8/8/3P4/8/8/k6K w - - 0 1", "mop-up-bare"));
+        assertEquals(4.0, mopUp("shogi", "4k4/9/9/9/9/9/9/1R7/4K4 b - 1", "mop-up-bare"));
+        assertEquals(0.0, mopUp("shogi", "4k4/9/9/9/9/9/9/1R7/4K4 b p 1", "mop-up-bare"));
+        for (String id : RuleSet.IDS) {
+            assertEquals(0.0, mopUp(id, koma.rules.notation.Fen.format(Position.start(RuleSet.of(id))), "mop-up-bare"),
+                    id);
+        }
+    }
+
     /** The mop-up term's coefficient (for the side to move) in a position given as FEN. */
     private static double mopUp(String id, String fen) {
+        return mopUp(id, fen, "mop-up");
+    }
+
+    /** The coefficient of a mop-up term, by key, for the side to move in a position given as FEN. */
+    private static double mopUp(String id, String fen, String key) {
         RuleSet rs = RuleSet.of(id);
-        Evaluation e = new Evaluation(rs, Map.of("mop-up", 1));
+        Evaluation e = new Evaluation(rs, Map.of(key, 1));
         double[] coef = new double[e.keys().size()];
         e.trace(koma.rules.notation.Fen.parse(rs, fen), coef);
-        int k = e.keys().indexOf("mop-up");
+        int k = e.keys().indexOf(key);
         return k < 0 ? 0 : coef[k];
     }
 

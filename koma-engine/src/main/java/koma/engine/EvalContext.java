@@ -412,6 +412,15 @@ final class EvalContext {
     }
 
     /**
+     * The mop-up terms' count for side c: twice the enemy royal piece's distance from the centre plus twice how much
+     * nearer than the board's span c's royal piece stands to it; 0 without both royal pieces on the board.
+     */
+    int mopUp(Position p, int c) {
+        int own = p.kingSquare(c), enemy = p.kingSquare(c ^ 1);
+        return own < 0 || enemy < 0 ? 0 : edge2[enemy] + 2 * (span - steps(own, enemy));
+    }
+
+    /**
      * Whether side c's enemy has its royal piece alone, on the board and in hand, while c has a piece that is neither
      * a pawn nor royal (on the board or in hand): the term mop-up-bare's condition. O(1) on the board; the hands are
      * read only when the enemy has one piece left.

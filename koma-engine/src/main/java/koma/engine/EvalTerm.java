@@ -615,11 +615,7 @@ abstract class EvalTerm {
 
                 @Override
                 int count(EvalContext x, Position p, int c) {
-                    int own = p.kingSquare(c), enemy = p.kingSquare(c ^ 1);
-                    if (own < 0 || enemy < 0 || !x.farAhead(p, c)) {
-                        return 0;
-                    }
-                    return x.edge2[enemy] + 2 * (x.span - x.steps(own, enemy));
+                    return x.farAhead(p, c) ? x.mopUp(p, c) : 0;
                 }
             }.over(2).material(),
             new EvalTerm(Scope.SIDE, "mop-up-bare", 0, "mop-up's count where the enemy has its royal piece alone "
@@ -633,11 +629,7 @@ abstract class EvalTerm {
 
                 @Override
                 int count(EvalContext x, Position p, int c) {
-                    int own = p.kingSquare(c), enemy = p.kingSquare(c ^ 1);
-                    if (own < 0 || enemy < 0 || !x.bareKing(p, c)) {
-                        return 0;
-                    }
-                    return x.edge2[enemy] + 2 * (x.span - x.steps(own, enemy));
+                    return x.bareKing(p, c) ? x.mopUp(p, c) : 0;
                 }
             }.over(2).material(),
             new EvalTerm(Scope.SIDE, "pawn-threat", 0, "per enemy piece (neither royal nor a pawn) a pawn of the "

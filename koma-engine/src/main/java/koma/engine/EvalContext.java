@@ -404,10 +404,7 @@ final class EvalContext {
      * Both sides' material is measured once per position ({@link #newPosition} forgets it).
      */
     boolean farAhead(Position p, int c) {
-        if (!materialKnown) {
-            measureMaterial(p);
-        }
-        int own = sideMaterial[c], other = sideMaterial[c ^ 1];
+        int own = material(p, c), other = material(p, c ^ 1);
         return own > 2 * other && (own - other) * 16 > startMaterial;
     }
 
@@ -422,8 +419,9 @@ final class EvalContext {
 
     /**
      * Whether side c's enemy has its royal piece alone, on the board and in hand, while c has a piece that is neither
-     * a pawn nor royal (on the board or in hand): the term mop-up-bare's condition. O(1) on the board; the hands are
-     * read only when the enemy has one piece left.
+     * a pawn nor royal (on the board or in hand): the term mop-up-bare's condition. O(1) on the board; the hands and
+     * the material are read only when the enemy has one piece left (so that term is not marked to have the material
+     * summed before every evaluation).
      */
     boolean bareKing(Position p, int c) {
         if (p.pieceCount(c ^ 1) != 1) {
@@ -434,10 +432,15 @@ final class EvalContext {
                 return false;
             }
         }
+        return material(p, c) > 0;
+    }
+
+    /** Side c's non-pawn, non-royal material on the board and in hand, measured on first use in a position. */
+    private int material(Position p, int c) {
         if (!materialKnown) {
             measureMaterial(p);
         }
-        return sideMaterial[c] > 0;
+        return sideMaterial[c];
     }
 
     /** Forgets what was measured on the last position: called before each evaluation. */

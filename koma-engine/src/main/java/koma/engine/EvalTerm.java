@@ -631,7 +631,7 @@ abstract class EvalTerm {
                 int count(EvalContext x, Position p, int c) {
                     return x.bareKing(p, c) ? x.mopUp(p, c) : 0;
                 }
-            }.over(2).material(),
+            }.over(2),
             new EvalTerm(Scope.SIDE, "pawn-threat", 0, "per enemy piece (neither royal nor a pawn) a pawn of the "
                     + "side could capture") {
                 @Override

@@ -215,16 +215,12 @@ class EvaluationTermsTest {
             List<String> keys = e.keys();
             double[] coef = new double[keys.size()];
             Set<String> nonZero = new HashSet<>();
-            for (Position p : positions(rs)) {
-                e.trace(p, coef);
-                for (int k = 0; k < coef.length; k++) {
-                    if (coef[k] != 0) {
-                        nonZero.add(keys.get(k));
-                    }
-                }
-            }
+            List<Position> fixed = new ArrayList<>(positions(rs));
             for (String fen : RARE.getOrDefault(id, List.of())) {
-                e.trace(koma.rules.notation.Fen.parse(rs, fen), coef);
+                fixed.add(koma.rules.notation.Fen.parse(rs, fen));
+            }
+            for (Position p : fixed) {
+                e.trace(p, coef);
                 for (int k = 0; k < coef.length; k++) {
                     if (coef[k] != 0) {
                         nonZero.add(keys.get(k));

@@ -2,14 +2,16 @@ package koma.engine;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import koma.rules.Outcome;
 import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Chess with its built-in evaluation (the net and the term chess.eval adds to it, net mop-up-bare) mates a bare king with a
+ * The built-in evaluations mate a bare king in self-play (the term mop-up-bare's tests). Chess with its built-in evaluation (the net and the term chess.eval adds to it, net mop-up-bare) mates a bare king with a
  * rook or a queen at 2000 nodes a move, the self-play data's setting, playing both sides within the fifty-move rule's
  * 100 plies. The positions are from kxk.fens (bench/results/2026-12-06-stop67.txt section 6; its archive has the file), ones the net
  * alone did not win against Stockfish at 2000 nodes a move.
@@ -26,17 +28,38 @@ class BareKingTest {
             "8/8/8/8/2k5/6q1/8/5K2 b - - 0 1",
             "6k1/8/8/7Q/8/8/4K3/8 w - - 0 1"})
     void matesTheBareKing(String fen) {
-        RuleSet rs = RuleSet.of("chess");
+        assertMates("chess", fen, NODES, 100);
+    }
+
+    /**
+     * Wa shogi with its built-in evaluation (the net, net mop-up and net mop-up-bare) mates a bare king with pieces that
+     * cannot step back freely: a lone W (WfF), and four sparrows (fW), three of them promoted (WfF), with a U (fWbF)
+     * and a D (fFsbW). Positions from self-play games out of bench/washogi-convert.txt (bench/results/
+     * 2026-12-06-stop69.txt section 2): at 20,000 nodes a move they are mated at plies 86 and 76 with mop-up-bare, and
+     * not within 150 plies without it (not within 300 and at ply 200).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "11/11/11/11/11/11/1K9/7k3/11/1W9/11 b - - 0 156",
+            "7K3/7u3/8d2/6k1p2/11/11/11/11/4+p+p5/5+p5/11 w - - 0 188"})
+    void matesTheBareKingInWaShogi(String fen) {
+        assertMates("washogi", fen, 20_000, 150);
+    }
+
+    /** Self-play at {@code nodes} a move from {@code fen}: the side with more pieces wins within {@code plies}. */
+    private static void assertMates(String id, String fen, long nodes, int plies) {
+        RuleSet rs = RuleSet.of(id);
         Position p = Position.fromFen(rs, fen);
-        int strong = p.sideToMove();
+        int strong = p.pieceCount(0) > p.pieceCount(1) ? 0 : 1;
         Search[] side = {new Search(rs, new TranspositionTable(16)), new Search(rs, new TranspositionTable(16))};
-        for (int ply = 0; ply < 100 && p.hasLegalMove(); ply++) {
+        for (int ply = 0; ply < plies && p.hasLegalMove(); ply++) {
             Search mover = side[p.sideToMove()];
             mover.resetStop();
-            Search.Result r = mover.search(p.copyWithHistory(), Limits.nodes(NODES), new TimeManager(0), null);
+            Search.Result r = mover.search(p.copyWithHistory(), Limits.nodes(nodes), new TimeManager(0), null);
             p.doMove(r.bestMove());
         }
-        boolean mated = !p.hasLegalMove() && p.inCheck() && p.sideToMove() != strong;
-        assertTrue(mated, fen + ": not mated within 100 plies, at " + Fen.format(p));
+        boolean won = !p.hasLegalMove() && p.sideToMove() != strong
+                && (p.inCheck() || rs.endRules.stalemate() == Outcome.LOSS);
+        assertTrue(won, id + " " + fen + ": not mated within " + plies + " plies, at " + Fen.format(p));
     }
 }

@@ -33,15 +33,15 @@ class BareKingTest {
 
     /**
      * Wa shogi with its built-in evaluation (the net, net mop-up and net mop-up-bare) mates a bare king with pieces that
-     * cannot step back freely: a lone W (WfF), and four sparrows (fW), three of them promoted (WfF), with a U (fWbF)
-     * and a D (fFsbW). Positions from self-play games out of bench/washogi-convert.txt (bench/results/
-     * 2026-12-06-stop69.txt section 2): at 20,000 nodes a move they are mated at plies 86 and 76 with mop-up-bare, and
-     * not within 150 plies without it (not within 300 and at ply 200).
+     * cannot step back freely: a lone W (WfF), and seven pieces led by three sparrows (fW), an L (fWbF), an M (vWfF),
+     * an H (fRbR2) and a promoted V (FfsW). Positions from self-play games out of bench/washogi-convert.txt
+     * (bench/results/2026-12-06-stop69.txt sections 2 and 3): at 20,000 nodes a move net wa-r6l mates them at plies 80
+     * and 46 with mop-up-bare at 100, and not within 150 plies without it.
      */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "11/11/11/11/11/11/1K9/7k3/11/1W9/11 b - - 0 156",
-            "7K3/7u3/8d2/6k1p2/11/11/11/11/4+p+p5/5+p5/11 w - - 0 188"})
+            "11/2l8/1pp8/3p1K5/11/10k/11/11/5m5/h7+v2/11 w - - 0 157"})
     void matesTheBareKingInWaShogi(String fen) {
         assertMates("washogi", fen, 20_000, 150);
     }

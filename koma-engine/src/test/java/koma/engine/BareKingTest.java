@@ -7,13 +7,13 @@ import koma.rules.Position;
 import koma.rules.RuleSet;
 import koma.rules.notation.Fen;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The built-in evaluations mate a bare king in self-play (the term mop-up-bare's tests). Chess with its built-in evaluation (the net and the term chess.eval adds to it, net mop-up-bare) mates a bare king with a
- * rook or a queen at 2000 nodes a move, the self-play data's setting, playing both sides within the fifty-move rule's
- * 100 plies. The positions are from kxk.fens (bench/results/2026-12-06-stop67.txt section 6; its archive has the file), ones the net
+ * The built-in evaluations mate a bare king in self-play (the term mop-up-bare's tests). Chess with its built-in
+ * evaluation (the net and the term chess.eval adds to it, net mop-up-bare) mates a bare king with a rook or a queen at
+ * 2000 nodes a move, the self-play data's setting, playing both sides within the fifty-move rule's 100 plies. The
+ * positions are from kxk.fens (bench/results/2026-12-06-stop67.txt section 6; its archive has the file), ones the net
  * alone did not win against Stockfish at 2000 nodes a move.
  */
 class BareKingTest {
@@ -32,14 +32,14 @@ class BareKingTest {
     }
 
     /**
-     * Wa shogi with its built-in evaluation (the net, net mop-up and net mop-up-bare) mates a bare king with pieces that
-     * cannot step back freely: a lone W (WfF), and seven pieces led by three sparrows (fW), an L (fWbF), an M (vWfF),
-     * an H (fRbR2) and a promoted V (FfsW). Positions from self-play games out of bench/washogi-convert.txt
-     * (bench/results/2026-12-06-stop69.txt sections 2 and 3): at 20,000 nodes a move net wa-r6l mates them at plies 80
-     * and 46 with mop-up-bare at 100, and not within 150 plies without it.
+     * Wa shogi with its built-in evaluation (the net, net mop-up and net mop-up-bare) mates a bare king with pieces
+     * that cannot step back freely: a lone W (WfF), and seven pieces led by three sparrows (fW), an L (fWbF), an M
+     * (vWfF), an H (fRbR2) and a promoted V (FfsW). Positions from self-play games out of bench/washogi-convert.txt
+     * (bench/results/2026-12-06-stop69.txt sections 2 and 3): at 20,000 nodes a move net wa-r6l mates them at plies
+     * 80 and 46 with mop-up-bare at 100, and not within 150 plies without it.
      */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
+    @ValueSource(strings = {
             "11/11/11/11/11/11/1K9/7k3/11/1W9/11 b - - 0 156",
             "11/2l8/1pp8/3p1K5/11/10k/11/11/5m5/h7+v2/11 w - - 0 157"})
     void matesTheBareKingInWaShogi(String fen) {

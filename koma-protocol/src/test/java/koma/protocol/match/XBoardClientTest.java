@@ -33,6 +33,12 @@ class XBoardClientTest {
     /** HaChu's hash size, and its permission to repeat positions, which Wa shogi allows and HaChu otherwise refuses. */
     static final List<Map.Entry<String, String>> HACHU_OPTIONS = List.of(Map.entry("memory", "32"),
             Map.entry("Allow repeats", "1"));
+    /**
+     * HACHU_OPTIONS and "Promote on entry" off, as koma match's HaChu command in the README: HaChu by default refuses a
+     * promotion Wa shogi allows and Chu shogi does not (stop 53; hachuTakesWaPromotionsWithPromoteOnEntryOff).
+     */
+    static final List<Map.Entry<String, String>> HACHU_WA_OPTIONS = List.of(Map.entry("memory", "32"),
+            Map.entry("Allow repeats", "1"), Map.entry("Promote on entry", "0"));
 
     static EngineConfig xboard(String name) {
         return new EngineConfig(TestEngineMain.command("xboard"), EngineConfig.Protocol.XBOARD, name, List.of());
@@ -62,11 +68,8 @@ class XBoardClientTest {
             Assumptions.assumeTrue(Files.isExecutable(Path.of(engine)), engine + " is not installed");
             // a real time per move: at a fixed depth of 2, HaChu (a king-capture engine) can leave its king in check;
             // HaChu also refuses repetitions unless told to allow them, and by default a promotion that Wa shogi
-            // allows and Chu shogi does not (stop 53; the CI of stop 69 met one after net wa-r6l), as koma match's
-            // HaChu command in the README sets
-            List<Map.Entry<String, String>> hachu = new ArrayList<>(HACHU_OPTIONS);
-            hachu.add(Map.entry("Promote on entry", "0"));
-            List<Map.Entry<String, String>> options = engine.endsWith("hachu") ? hachu
+            // allows (the CI of stop 69 met one after net wa-r6l)
+            List<Map.Entry<String, String>> options = engine.endsWith("hachu") ? HACHU_WA_OPTIONS
                     : List.of(Map.entry("memory", "32"));
             EngineConfig other = new EngineConfig(engine, EngineConfig.Protocol.XBOARD, null, options);
             Match.Config config = new Match.Config(rs, MatchTest.koma(rs, "Koma"), other, 1, TimeControl.moveTime(300),
@@ -150,10 +153,7 @@ class XBoardClientTest {
             }
             assertTrue(moves.get(moves.size() - 1).endsWith("+"), "each game ends with Koma's promotion");
             for (boolean off : new boolean[] {true, false}) {
-                List<Map.Entry<String, String>> options = new ArrayList<>(HACHU_OPTIONS);
-                if (off) {
-                    options.add(Map.entry("Promote on entry", "0"));
-                }
+                List<Map.Entry<String, String>> options = off ? HACHU_WA_OPTIONS : HACHU_OPTIONS;
                 EngineConfig config = new EngineConfig(hachu, EngineConfig.Protocol.XBOARD, null, options);
                 try (EngineClient c = EngineClient.start(config, rs)) {
                     c.newGame();

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import koma.rules.Position;
 import koma.rules.RuleSet;
@@ -37,8 +38,8 @@ class XBoardClientTest {
      * HACHU_OPTIONS and "Promote on entry" off, as koma match's HaChu command in the README: HaChu by default refuses a
      * promotion Wa shogi allows and Chu shogi does not (stop 53; hachuTakesWaPromotionsWithPromoteOnEntryOff).
      */
-    static final List<Map.Entry<String, String>> HACHU_WA_OPTIONS = List.of(Map.entry("memory", "32"),
-            Map.entry("Allow repeats", "1"), Map.entry("Promote on entry", "0"));
+    static final List<Map.Entry<String, String>> HACHU_WA_OPTIONS = Stream.concat(HACHU_OPTIONS.stream(),
+            Stream.of(Map.entry("Promote on entry", "0"))).toList();
 
     static EngineConfig xboard(String name) {
         return new EngineConfig(TestEngineMain.command("xboard"), EngineConfig.Protocol.XBOARD, name, List.of());

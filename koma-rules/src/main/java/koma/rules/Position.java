@@ -812,6 +812,11 @@ public final class Position {
         return walk.mobility(sq);
     }
 
+    /** The bitboard generator's {@link #attacked} on the current board (for the tests that compare it with the walk). */
+    boolean attackedByBitboards(int sq, int by) {
+        return bits.attacked(sq, by);
+    }
+
     /**
      * Whether this position keeps bitboards (boards of at most 64 squares without drops: bit i is square i), so
      * that {@link #attackBits} answers.

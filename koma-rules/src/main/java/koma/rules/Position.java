@@ -812,7 +812,10 @@ public final class Position {
         return walk.mobility(sq);
     }
 
-    /** The bitboard generator's {@link #attacked} on the current board (for the tests that compare it with the walk). */
+    /**
+     * The bitboard generator's {@link #attacked} on the current board (for the tests that compare it with the
+     * walk).
+     */
     boolean attackedByBitboards(int sq, int by) {
         return bits.attacked(sq, by);
     }

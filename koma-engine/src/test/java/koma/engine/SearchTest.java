@@ -603,14 +603,16 @@ class SearchTest {
     /**
      * A depth-8 search of the position with the rule set's built-in search file, and another with that file plus
      * {@code key = value} read from -Dkoma.eval.dir (in {@code dir}): the second finds a move and visits another
-     * number of nodes. The property is restored afterwards.
+     * number of nodes. Where the built-in file already sets {@code key = value} (chess's continuation history), the
+     * second file sets it to 0 instead (the key's later line wins). The property is restored afterwards.
      */
     private static void assertSettingReachesTheSearch(RuleSet rs, java.util.function.Supplier<Position> position,
                                                       String key, int value, Path dir) throws Exception {
         String builtIn = withEvalDir(null, () -> EvalWeights.text(rs.id, "search").map(t -> t.text()).orElse(""));
         long without = withEvalDir(null, () -> new Search(rs, new TranspositionTable(8))
                 .search(position.get(), Limits.depth(8), new TimeManager(0), null).nodes());
-        Files.writeString(dir.resolve(rs.id + ".search"), builtIn + "\n" + key + " = " + value + "\n");
+        int set = EvalWeights.parse(builtIn, rs.id + ".search").getOrDefault(key, 0) == value ? 0 : value;
+        Files.writeString(dir.resolve(rs.id + ".search"), builtIn + "\n" + key + " = " + set + "\n");
         Search.Result with = withEvalDir(dir, () -> new Search(rs, new TranspositionTable(8))
                 .search(position.get(), Limits.depth(8), new TimeManager(0), null));
         assertTrue(with.bestMove() != Move.NONE, rs.id);

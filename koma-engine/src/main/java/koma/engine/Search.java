@@ -33,6 +33,8 @@ public final class Search {
     static final int FEW_PIECES = 3;
     /** History scores stay within +-HISTORY_MAX; at most QUIETS_KEPT quiet moves per node get the malus. */
     static final int HISTORY_MAX = 1 << 14, QUIETS_KEPT = 64;
+    /** History pruning (history-prune) applies below this reduced depth. */
+    static final int HISTORY_PRUNE_DEPTH = 4;
     /**
      * The continuation history's largest table, in entries (16 MB a search thread): a rule set whose (piece, square)
      * pairs squared are more hashes them into this many (Wa shogi's 7,744 pairs would need 60M; shogi's 2,430 need
@@ -129,6 +131,10 @@ public final class Search {
     private final boolean nullMoveEval;
     /** Stockfish 11's late-move reductions, from the second move on (from the rule set's SearchDefaults). */
     private final boolean wideLmr;
+    /** Whether a hash score beyond the static evaluation stands in for it in pruning (SearchDefaults tt-eval). */
+    private final boolean ttEval;
+    /** The history pruning threshold per ply of depth (SearchDefaults history-prune; 0: none). */
+    private final int historyPrune;
     /**
      * The least remaining depth of YaneuraOu's mate-in-one test at interior nodes the hash table does not know (0:
      * none; the rule set's SearchDefaults).
@@ -254,6 +260,8 @@ public final class Search {
         this.reverseFutilityDepth = defaults.reverseFutilityDepth();
         this.nullMoveEval = defaults.nullMoveEval();
         this.wideLmr = defaults.wideLmr();
+        this.ttEval = defaults.ttEval();
+        this.historyPrune = defaults.historyPrune();
         this.mateInOneDepth = defaults.mateInOne();
         this.timeHorizon = defaults.timeHorizon();
         this.timeScaling = defaults.timeScaling();
@@ -803,6 +811,16 @@ public final class Search {
         int rawEval = inCheck ? -INFINITE : evaluate(ply);
         int staticEval = inCheck ? -INFINITE : corrected(rawEval);
         staticEvals[ply] = staticEval;
+        // with tt-eval, a hash score whose bound puts the true score beyond the static evaluation replaces it in the
+        // pruning decisions (the improving test keeps the static evaluation)
+        int eval = staticEval;
+        if (ttEval && entry != 0 && !inCheck && excludedMove == Move.NONE && Math.abs(ttScore) < MATE_BOUND) {
+            int bound = TranspositionTable.boundOf(entry);
+            if (bound == TranspositionTable.BOUND_EXACT || bound == TranspositionTable.BOUND_LOWER && ttScore > eval
+                    || bound == TranspositionTable.BOUND_UPPER && ttScore < eval) {
+                eval = ttScore;
+            }
+        }
         // with lmp-improving, late-move pruning keeps half as many quiet moves when the evaluation is not improving;
         // lmr-depth-pruning and wide-lmr read it too (computed only for them: this is every node)
         boolean improving = (lmpImproving || lmrDepthPruning || wideLmr) && improving(ply, staticEval);
@@ -811,13 +829,13 @@ public final class Search {
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && excludedMove == Move.NONE && depth <= reverseFutilityDepth
                 && Math.abs(beta) < MATE_BOUND
-                && staticEval - 120 * depth >= beta) {
-            return staticEval;
+                && eval - 120 * depth >= beta) {
+            return eval;
         }
         // null move: not in check, not right after another, and with pieces beyond pawns to avoid zugzwang
-        if (nullAllowed && !pvNode && !inCheck && excludedMove == Move.NONE && depth >= 3 && staticEval >= beta
+        if (nullAllowed && !pvNode && !inCheck && excludedMove == Move.NONE && depth >= 3 && eval >= beta
                 && hasPieces()) {
-            int r = nullMoveEval ? 3 + depth / 4 + Math.min((staticEval - beta) / 200, 3) : 2 + depth / 4;
+            int r = nullMoveEval ? 3 + depth / 4 + Math.min((eval - beta) / 200, 3) : 2 + depth / 4;
             if (nnue != null) {
                 nnue.pushNull(ply);
             }
@@ -892,7 +910,7 @@ public final class Search {
                 : !pvNode && !inCheck && depth <= lmpDepth && Math.abs(alpha) < MATE_BOUND;
         boolean pruneEvasions = inCheck && !pvNode && ply > 0 && depth <= evasionPruneDepth;
         boolean futile = pruneQuiets && depth <= futilityDepth
-                && staticEval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
+                && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
         for (int i = 0; i < n; i++) {
             int m = pickNext(list, scores[ply], i, n);
             if ((ply == 0 && isExcluded(m)) || m == excludedMove) {
@@ -907,9 +925,14 @@ public final class Search {
                 // the depth a late-move reduction would leave this move decides its futility and static exchange
                 pruneDepth = Math.max(depth - 1 - LOG_REDUCTIONS[Math.min(depth, 63)][Math.min(i + 1, 63)], 0);
                 lateOrFutile = pruneQuiets && quiet && searched > 0 && (quietsSeen >= lateCount
-                        || pruneDepth < 6 && staticEval + FUTILITY_BASE + FUTILITY_PER_PLY * pruneDepth <= alpha);
+                        || pruneDepth < 6 && eval + FUTILITY_BASE + FUTILITY_PER_PLY * pruneDepth <= alpha);
             } else {
                 lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lateCount);
+            }
+            // history pruning: a quiet move whose history and continuation history are far below 0 near the leaves
+            if (historyPrune > 0 && !lateOrFutile && pruneQuiets && quiet && searched > 0
+                    && pruneDepth < HISTORY_PRUNE_DEPTH && quietStat(historyIndex(m), ply) < -historyPrune * depth) {
+                lateOrFutile = true;
             }
             // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than SEE_CAPTURE
             // per ply of depth is not searched, nor a quiet move or drop that loses more than SEE_QUIET per ply

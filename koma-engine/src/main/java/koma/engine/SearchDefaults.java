@@ -86,7 +86,14 @@ import java.util.Set;
  * leads in the other pieces on the board (royal pieces apart, at the hand-written evaluation's material values) by
  * M or less, its advantage is scaled as Stockfish scales such endings (M is its bishop's value there): to 0 when
  * its own pieces are worth M or less (a lone minor piece), to 4/64 when the other side's are, to 14/64 otherwise
- * (a rook and a bishop against a rook); from 1 to {@link #MAX_PAWNLESS_SCALE}, or 0 (the default) to go without.
+ * (a rook and a bishop against a rook); from 1 to {@link #MAX_PAWNLESS_SCALE}, or 0 (the default) to go without;
+ * {@code tt-eval}, 1 for Stockfish's use of the hash score in the pruning before the move loop and in futility
+ * pruning: where the entry's bound says the true score lies beyond the static evaluation (a lower bound above it, an
+ * upper bound below it, or an exact score), that score stands in for the static evaluation in reverse futility,
+ * the null move and futility, 0 (the default) for the static evaluation alone; {@code history-prune}, T in history
+ * units: a quiet move (not the first searched, not giving check) at a node not in check whose late-move-reduced
+ * depth is below 4 and whose history and continuation history sum below -T x depth is not searched (Stockfish's
+ * history pruning), from 1 to {@link #MAX_HISTORY_PRUNE}, or 0 (the default) to go without.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -97,7 +104,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
                              boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
                              int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping,
-                             int pawnlessScale) {
+                             int pawnlessScale, boolean ttEval, int historyPrune) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
@@ -105,7 +112,9 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
             "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling", "move-rule-damping",
-            "pawnless-scale");
+            "pawnless-scale", "tt-eval", "history-prune");
+    /** The largest {@code history-prune}, in history units (three tables of at most {@link Search#HISTORY_MAX}). */
+    static final int MAX_HISTORY_PRUNE = 3 * Search.HISTORY_MAX;
     /** The largest {@code pawnless-scale}, in centipawns. */
     static final int MAX_PAWNLESS_SCALE = 2000;
     /** The largest {@code move-rule-damping}, in plies. */
@@ -127,7 +136,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0, TimeManager.HORIZON, false, 0, 0);
+            0, TimeManager.HORIZON, false, 0, 0, false, 0);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -173,7 +182,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 flag(m, "wide-lmr", source), flag(m, "correction-history", source), mateInOne,
                 timeHorizon, flag(m, "time-scaling", source),
                 count(m, "move-rule-damping", 0, MAX_MOVE_RULE_DAMPING, source),
-                count(m, "pawnless-scale", 0, MAX_PAWNLESS_SCALE, source));
+                count(m, "pawnless-scale", 0, MAX_PAWNLESS_SCALE, source), flag(m, "tt-eval", source),
+                count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

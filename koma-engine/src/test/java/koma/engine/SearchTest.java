@@ -270,7 +270,7 @@ class SearchTest {
      */
     @ParameterizedTest
     @CsvSource({"continuation-history", "singular-extension", "qsearch-captures-only", "qsearch-checks",
-            "lmp-improving", "lmr-depth-pruning", "null-move-eval", "wide-lmr", "correction-history"})
+            "lmp-improving", "lmr-depth-pruning", "null-move-eval", "wide-lmr", "correction-history", "tt-eval"})
     void searchFlagsAreReadAndChecked(String key) {
         java.util.function.Predicate<SearchDefaults> get = switch (key) {
             case "continuation-history" -> SearchDefaults::continuationHistory;
@@ -281,18 +281,19 @@ class SearchTest {
             case "null-move-eval" -> SearchDefaults::nullMoveEval;
             case "wide-lmr" -> SearchDefaults::wideLmr;
             case "correction-history" -> SearchDefaults::correctionHistory;
+            case "tt-eval" -> SearchDefaults::ttEval;
             default -> SearchDefaults::qsearchCapturesOnly;
         };
         SearchDefaults none = SearchDefaults.parse("", "x.search");
         SearchDefaults on = SearchDefaults.parse(key + " = 1", "x.search");
         assertFalse(none.continuationHistory() || none.singularExtension() || none.qsearchCapturesOnly()
                 || none.qsearchChecks() || none.lmpImproving() || none.lmrDepthPruning() || none.nullMoveEval()
-                || none.wideLmr() || none.correctionHistory());
+                || none.wideLmr() || none.correctionHistory() || none.ttEval());
         assertTrue(get.test(on));
         int set = (on.continuationHistory() ? 1 : 0) + (on.singularExtension() ? 1 : 0)
                 + (on.qsearchCapturesOnly() ? 1 : 0) + (on.qsearchChecks() ? 1 : 0) + (on.lmpImproving() ? 1 : 0)
                 + (on.lmrDepthPruning() ? 1 : 0) + (on.nullMoveEval() ? 1 : 0) + (on.wideLmr() ? 1 : 0)
-                + (on.correctionHistory() ? 1 : 0);
+                + (on.correctionHistory() ? 1 : 0) + (on.ttEval() ? 1 : 0);
         assertEquals(1, set, "only " + key + " is set");
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse(key + " = 2", "x.search"));
@@ -457,14 +458,15 @@ class SearchTest {
 
     /**
      * check-extension-depth, cut-node-reduction, qsearch-moves, losing-check-depth, probcut-margin,
-     * evasion-prune-depth and king-attack-lmr: 0 (every check extended, nothing added, every capture, every check
-     * searched, no ProbCut, every evasion searched, no move reduced less for its target) by default, a value in
+     * evasion-prune-depth, king-attack-lmr, mate-in-one and history-prune (its largest, 49,152, is three tables of
+     * 16,384): 0 (every check extended, nothing added, every capture, every check searched, no ProbCut, every evasion
+     * searched, no move reduced less for its target, no mate-in-one test, no history pruning) by default, a value in
      * range read, a value out of range refused with a message naming the key and its range.
      */
     @ParameterizedTest
     @CsvSource({"check-extension-depth, 6, 64", "cut-node-reduction, 2, 3", "qsearch-moves, 2, 64",
             "losing-check-depth, 1, 8", "probcut-margin, 200, 2000", "evasion-prune-depth, 3, 12",
-            "king-attack-lmr, 2, 4", "mate-in-one, 2, 12"})
+            "king-attack-lmr, 2, 4", "mate-in-one, 2, 12", "history-prune, 4096, 49152"})
     void countedSearchSettingsAreReadAndChecked(String key, int value, int max) {
         java.util.function.ToIntFunction<SearchDefaults> get = switch (key) {
             case "check-extension-depth" -> SearchDefaults::checkExtensionDepth;
@@ -474,6 +476,7 @@ class SearchTest {
             case "evasion-prune-depth" -> SearchDefaults::evasionPruneDepth;
             case "king-attack-lmr" -> SearchDefaults::kingAttackLmr;
             case "mate-in-one" -> SearchDefaults::mateInOne;
+            case "history-prune" -> SearchDefaults::historyPrune;
             default -> SearchDefaults::losingCheckDepth;
         };
         assertEquals(0, get.applyAsInt(SearchDefaults.parse("", "x.search")));
@@ -496,11 +499,13 @@ class SearchTest {
      * the leaves unextended: fewer nodes (in every rule set with a royal piece: the deathmatch has no check). A
      * cut-node reduction of 2 reduces late quiet moves below reduced searches more, one capture a quiescence node
      * searches fewer lines than every capture, and checks that lose material left out at depth 4 and below (shogi's
-     * built-in is 2, so 4 and not 2) leave fewer nodes (with a royal piece again): other node counts.
+     * built-in is 2, so 4 and not 2) leave fewer nodes (with a royal piece again): other node counts. The hash score
+     * in place of the static evaluation (tt-eval) and history pruning (history-prune 100) change which moves are
+     * pruned: other node counts.
      */
     @ParameterizedTest
     @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4",
-            "cut-node-reduction, 2", "qsearch-moves, 1", "losing-check-depth, 4"})
+            "cut-node-reduction, 2", "qsearch-moves, 1", "losing-check-depth, 4", "tt-eval, 1", "history-prune, 100"})
     void searchFlagsReachTheSearchInEveryRuleSet(String key, int value, @TempDir Path dir) throws Exception {
         for (String id : RuleSet.IDS) {
             RuleSet rs = RuleSet.of(id);

@@ -33,6 +33,8 @@ public final class Search {
     static final int FEW_PIECES = 3;
     /** History scores stay within +-HISTORY_MAX; at most QUIETS_KEPT quiet moves per node get the malus. */
     static final int HISTORY_MAX = 1 << 14, QUIETS_KEPT = 64;
+    /** At most this many captures per node get the capture history's malus. */
+    static final int CAPTURES_KEPT = 32;
     /** History pruning (history-prune) applies below this reduced depth. */
     static final int HISTORY_PRUNE_DEPTH = 4;
     /**
@@ -99,6 +101,13 @@ public final class Search {
     private final int[] moveIdx = new int[MAX_PLY + 2];
     /** The quiet moves searched so far at each ply, for the history malus when another move cuts off. */
     private final int[][] quietsTried = new int[MAX_PLY + 1][QUIETS_KEPT];
+    /** The capture-history indices ({@link #captureIndex}) of the captures searched at each ply, in order. */
+    private final int[][] capturesTried = new int[MAX_PLY + 1][CAPTURES_KEPT];
+    /**
+     * The capture history (SearchDefaults capture-history), captureHistory[{@link #captureIndex}] within
+     * +-HISTORY_MAX, or null when the rule set goes without.
+     */
+    private final int[] captureHistory;
     /** checkAt[ply]: the side to move at that ply is in check (for perpetual-check detection). */
     private final boolean[] checkAt = new boolean[MAX_PLY + 2];
     private final int squares;
@@ -278,6 +287,7 @@ public final class Search {
         this.cont = !defaults.continuationHistory() ? null
                 : new short[contShift == 0 ? (int) entries : CONT_MAX_ENTRIES];
         this.corr = defaults.correctionHistory() ? new int[2 << CORR_BITS] : null;
+        this.captureHistory = defaults.captureHistory() ? new int[pairs * rs.pieces.size()] : null;
     }
 
     /**
@@ -326,6 +336,9 @@ public final class Search {
         }
         if (corr != null) {
             java.util.Arrays.fill(corr, 0);
+        }
+        if (captureHistory != null) {
+            java.util.Arrays.fill(captureHistory, 0);
         }
         for (Search h : helpers) {
             h.newGame();
@@ -475,6 +488,11 @@ public final class Search {
         if (cont != null) {
             for (int i = 0; i < cont.length; i++) {
                 cont[i] /= 2;
+            }
+        }
+        if (captureHistory != null) {
+            for (int i = 0; i < captureHistory.length; i++) {
+                captureHistory[i] /= 2;
             }
         }
         int[] rootMoves = position.legalMoves();
@@ -903,7 +921,7 @@ public final class Search {
         int counter = counterMove();
         orderMoves(list, scores[ply], n, ttMove, ply, counter);
         int bestScore = -INFINITE, bestMove = Move.NONE, origAlpha = alpha;
-        int searched = 0, quietsSeen = 0;
+        int searched = 0, quietsSeen = 0, capturesSeen = 0;
         // shallow-depth pruning of quiet moves that do not give check: futility (the static evaluation is far below
         // alpha) and late-move pruning (the move comes late in the ordering)
         boolean pruneQuiets = lmrDepthPruning ? ply > 0 && !inCheck && Math.abs(alpha) < MATE_BOUND
@@ -964,6 +982,11 @@ public final class Search {
                 newDepth++;
             }
             long nodesBefore = nodes;
+            int captureSlot = -1;
+            if (captureHistory != null && capturesSeen < CAPTURES_KEPT && isCapture(m)) {
+                captureSlot = capturesSeen++;
+                capturesTried[ply][captureSlot] = captureIndex(m);
+            }
             makeMove(m, ply);
             if (quiet) {
                 if (quietsSeen < QUIETS_KEPT) {
@@ -1037,6 +1060,9 @@ public final class Search {
                                 killers[ply][0] = m;
                             }
                             rewardQuiet(m, ply, depth, Math.min(quietsSeen, QUIETS_KEPT));
+                        }
+                        if (captureHistory != null) {
+                            rewardCaptures(captureSlot, ply, depth, capturesSeen);
                         }
                         break;
                     }
@@ -1264,6 +1290,35 @@ public final class Search {
         if (prev != Move.NONE && ply > 0) {
             counterMoves[counterIndex(prev)] = m;
         }
+    }
+
+    /**
+     * A move cut off: the capture history of the capture in slot {@code best} of this ply's captures tried (-1 when
+     * the move was not a capture or was not kept) rises, and that of the other captures searched before it at this
+     * node falls, by the quiet history's bonus and gravity.
+     */
+    private void rewardCaptures(int best, int ply, int depth, int tried) {
+        int bonus = Math.min(16 * depth * depth, 1200);
+        for (int j = 0; j < tried; j++) {
+            int c = capturesTried[ply][j];
+            int delta = j == best ? bonus : -bonus;
+            captureHistory[c] += delta - captureHistory[c] * Math.abs(delta) / HISTORY_MAX;
+        }
+    }
+
+    /** Whether {@code m} takes a piece (en passant included; drops never do). */
+    private boolean isCapture(int m) {
+        return Move.kind(m) == Move.EN_PASSANT || Move.kind(m) != Move.DROP && !pos.isEmpty(Move.to(m));
+    }
+
+    /**
+     * The capture-history index of capture {@code m} in the position before it: its (piece, destination) pair
+     * ({@link #historyIndex}) times the number of piece types, plus the captured type (en passant takes a piece of
+     * the mover's type).
+     */
+    private int captureIndex(int m) {
+        int victim = Move.kind(m) == Move.EN_PASSANT ? pos.typeAt(Move.from(m)) : pos.typeAt(Move.to(m));
+        return historyIndex(m) * rs.pieces.size() + victim;
     }
 
     /**
@@ -1502,6 +1557,10 @@ public final class Search {
                 if (!pos.isEmpty(to) || Move.kind(m) == Move.EN_PASSANT) {
                     int victim = pos.isEmpty(to) ? eval.value(pos.typeAt(Move.from(m))) : eval.value(pos.typeAt(to));
                     s = GOOD_CAPTURE + SEE_PENDING + victim * 16 - attacker / 16;
+                    if (captureHistory != null) {
+                        // half the capture history, kept above 0 so that the score stays in the pending band
+                        s += (captureHistory[captureIndex(m)] + HISTORY_MAX) / 2;
+                    }
                 } else if (Move.kind(m) == Move.PROMOTION) {
                     s = (1 << 27) + eval.value(Move.type(m));
                 } else {

@@ -93,7 +93,10 @@ import java.util.Set;
  * the null move and futility, 0 (the default) for the static evaluation alone; {@code history-prune}, T in history
  * units: a quiet move (not the first searched, not giving check) at a node not in check whose late-move-reduced
  * depth is below 4 and whose history and continuation history sum below -T x depth is not searched (Stockfish's
- * history pruning), from 1 to {@link #MAX_HISTORY_PRUNE}, or 0 (the default) to go without.
+ * history pruning), from 1 to {@link #MAX_HISTORY_PRUNE}, or 0 (the default) to go without;
+ * {@code capture-history}, 1 for Stockfish's capture history: per moving piece, destination and captured piece type,
+ * how often the capture cut a node off (raised for the capture that did, lowered for the captures searched before
+ * a cutoff), added to the victim-first ordering of captures, 0 (the default) for the victim and attacker alone.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -104,7 +107,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
                              boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
                              int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping,
-                             int pawnlessScale, boolean ttEval, int historyPrune) {
+                             int pawnlessScale, boolean ttEval, int historyPrune, boolean captureHistory) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
@@ -112,7 +115,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
             "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling", "move-rule-damping",
-            "pawnless-scale", "tt-eval", "history-prune");
+            "pawnless-scale", "tt-eval", "history-prune", "capture-history");
     /** The largest {@code history-prune}, in history units (three tables of at most {@link Search#HISTORY_MAX}). */
     static final int MAX_HISTORY_PRUNE = 3 * Search.HISTORY_MAX;
     /** The largest {@code pawnless-scale}, in centipawns. */
@@ -136,7 +139,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0, TimeManager.HORIZON, false, 0, 0, false, 0);
+            0, TimeManager.HORIZON, false, 0, 0, false, 0, false);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -183,7 +186,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 timeHorizon, flag(m, "time-scaling", source),
                 count(m, "move-rule-damping", 0, MAX_MOVE_RULE_DAMPING, source),
                 count(m, "pawnless-scale", 0, MAX_PAWNLESS_SCALE, source), flag(m, "tt-eval", source),
-                count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source));
+                count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source), flag(m, "capture-history", source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

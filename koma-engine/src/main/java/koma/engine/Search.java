@@ -144,6 +144,8 @@ public final class Search {
     private final boolean ttEval;
     /** The history pruning threshold per ply of depth (SearchDefaults history-prune; 0: none). */
     private final int historyPrune;
+    /** Whether reverse futility's margin is a ply smaller at an improving node (SearchDefaults rfp-improving). */
+    private final boolean rfpImproving;
     /**
      * The least remaining depth of YaneuraOu's mate-in-one test at interior nodes the hash table does not know (0:
      * none; the rule set's SearchDefaults).
@@ -271,6 +273,7 @@ public final class Search {
         this.wideLmr = defaults.wideLmr();
         this.ttEval = defaults.ttEval();
         this.historyPrune = defaults.historyPrune();
+        this.rfpImproving = defaults.rfpImproving();
         this.mateInOneDepth = defaults.mateInOne();
         this.timeHorizon = defaults.timeHorizon();
         this.timeScaling = defaults.timeScaling();
@@ -840,14 +843,15 @@ public final class Search {
             }
         }
         // with lmp-improving, late-move pruning keeps half as many quiet moves when the evaluation is not improving;
-        // lmr-depth-pruning and wide-lmr read it too (computed only for them: this is every node)
-        boolean improving = (lmpImproving || lmrDepthPruning || wideLmr) && improving(ply, staticEval);
+        // lmr-depth-pruning, wide-lmr and rfp-improving read it too (computed only for them: this is every node)
+        boolean improving = (lmpImproving || lmrDepthPruning || wideLmr || rfpImproving)
+                && improving(ply, staticEval);
         int lateCount = lmrDepthPruning ? (5 + depth * depth) * (improving ? 2 : 1) / 2 - 1
                 : lmpImproving && !improving ? lmpCount(depth) / 2 : lmpCount(depth);
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && excludedMove == Move.NONE && depth <= reverseFutilityDepth
                 && Math.abs(beta) < MATE_BOUND
-                && eval - 120 * depth >= beta) {
+                && eval - 120 * (rfpImproving && improving ? depth - 1 : depth) >= beta) {
             return eval;
         }
         // null move: not in check, not right after another, and with pieces beyond pawns to avoid zugzwang

@@ -96,7 +96,9 @@ import java.util.Set;
  * history pruning), from 1 to {@link #MAX_HISTORY_PRUNE}, or 0 (the default) to go without;
  * {@code capture-history}, 1 for Stockfish's capture history: per moving piece, destination and captured piece type,
  * how often the capture cut a node off (raised for the capture that did, lowered for the captures searched before
- * a cutoff), added to the victim-first ordering of captures, 0 (the default) for the victim and attacker alone.
+ * a cutoff), added to the victim-first ordering of captures, 0 (the default) for the victim and attacker alone;
+ * {@code rfp-improving}, 1 for Stockfish's improving term in reverse futility: where the static evaluation is above
+ * the one two plies before, the margin is a ply's 120 centipawns smaller, 0 (the default) for 120 x depth always.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -107,7 +109,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int kingAttackLmr, boolean lmrDepthPruning, int reverseFutilityDepth,
                              boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
                              int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping,
-                             int pawnlessScale, boolean ttEval, int historyPrune, boolean captureHistory) {
+                             int pawnlessScale, boolean ttEval, int historyPrune, boolean captureHistory,
+                             boolean rfpImproving) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
@@ -115,7 +118,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             "probcut-margin", "evasion-prune-depth", "net-scale", "qsearch-checks",
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
             "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling", "move-rule-damping",
-            "pawnless-scale", "tt-eval", "history-prune", "capture-history");
+            "pawnless-scale", "tt-eval", "history-prune", "capture-history", "rfp-improving");
     /** The largest {@code history-prune}, in history units (three tables of at most {@link Search#HISTORY_MAX}). */
     static final int MAX_HISTORY_PRUNE = 3 * Search.HISTORY_MAX;
     /** The largest {@code pawnless-scale}, in centipawns. */
@@ -139,7 +142,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0, TimeManager.HORIZON, false, 0, 0, false, 0, false);
+            0, TimeManager.HORIZON, false, 0, 0, false, 0, false, false);
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -186,7 +189,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 timeHorizon, flag(m, "time-scaling", source),
                 count(m, "move-rule-damping", 0, MAX_MOVE_RULE_DAMPING, source),
                 count(m, "pawnless-scale", 0, MAX_PAWNLESS_SCALE, source), flag(m, "tt-eval", source),
-                count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source), flag(m, "capture-history", source));
+                count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source), flag(m, "capture-history", source),
+                flag(m, "rfp-improving", source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

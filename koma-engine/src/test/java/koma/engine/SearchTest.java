@@ -271,7 +271,7 @@ class SearchTest {
     @ParameterizedTest
     @CsvSource({"continuation-history", "singular-extension", "qsearch-captures-only", "qsearch-checks",
             "lmp-improving", "lmr-depth-pruning", "null-move-eval", "wide-lmr", "correction-history", "tt-eval",
-            "capture-history"})
+            "capture-history", "rfp-improving"})
     void searchFlagsAreReadAndChecked(String key) {
         java.util.function.Predicate<SearchDefaults> get = switch (key) {
             case "continuation-history" -> SearchDefaults::continuationHistory;
@@ -284,18 +284,21 @@ class SearchTest {
             case "correction-history" -> SearchDefaults::correctionHistory;
             case "tt-eval" -> SearchDefaults::ttEval;
             case "capture-history" -> SearchDefaults::captureHistory;
+            case "rfp-improving" -> SearchDefaults::rfpImproving;
             default -> SearchDefaults::qsearchCapturesOnly;
         };
         SearchDefaults none = SearchDefaults.parse("", "x.search");
         SearchDefaults on = SearchDefaults.parse(key + " = 1", "x.search");
         assertFalse(none.continuationHistory() || none.singularExtension() || none.qsearchCapturesOnly()
                 || none.qsearchChecks() || none.lmpImproving() || none.lmrDepthPruning() || none.nullMoveEval()
-                || none.wideLmr() || none.correctionHistory() || none.ttEval() || none.captureHistory());
+                || none.wideLmr() || none.correctionHistory() || none.ttEval() || none.captureHistory()
+                || none.rfpImproving());
         assertTrue(get.test(on));
         int set = (on.continuationHistory() ? 1 : 0) + (on.singularExtension() ? 1 : 0)
                 + (on.qsearchCapturesOnly() ? 1 : 0) + (on.qsearchChecks() ? 1 : 0) + (on.lmpImproving() ? 1 : 0)
                 + (on.lmrDepthPruning() ? 1 : 0) + (on.nullMoveEval() ? 1 : 0) + (on.wideLmr() ? 1 : 0)
-                + (on.correctionHistory() ? 1 : 0) + (on.ttEval() ? 1 : 0) + (on.captureHistory() ? 1 : 0);
+                + (on.correctionHistory() ? 1 : 0) + (on.ttEval() ? 1 : 0) + (on.captureHistory() ? 1 : 0)
+                + (on.rfpImproving() ? 1 : 0);
         assertEquals(1, set, "only " + key + " is set");
         IllegalArgumentException flag = assertThrows(IllegalArgumentException.class,
                 () -> SearchDefaults.parse(key + " = 2", "x.search"));
@@ -503,12 +506,13 @@ class SearchTest {
      * searches fewer lines than every capture, and checks that lose material left out at depth 4 and below (shogi's
      * built-in is 2, so 4 and not 2) leave fewer nodes (with a royal piece again): other node counts. The hash score
      * in place of the static evaluation (tt-eval) and history pruning (history-prune 100) change which moves are
-     * pruned: other node counts. The capture history reorders captures: other node counts.
+     * pruned: other node counts. The capture history reorders captures, and reverse futility with the improving term
+     * cuts more nodes: other node counts.
      */
     @ParameterizedTest
     @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4",
             "cut-node-reduction, 2", "qsearch-moves, 1", "losing-check-depth, 4", "tt-eval, 1", "history-prune, 100",
-            "capture-history, 1"})
+            "capture-history, 1", "rfp-improving, 1"})
     void searchFlagsReachTheSearchInEveryRuleSet(String key, int value, @TempDir Path dir) throws Exception {
         for (String id : RuleSet.IDS) {
             RuleSet rs = RuleSet.of(id);

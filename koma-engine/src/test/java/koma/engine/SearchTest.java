@@ -506,13 +506,12 @@ class SearchTest {
      * searches fewer lines than every capture, and checks that lose material left out at depth 4 and below (shogi's
      * built-in is 2, so 4 and not 2) leave fewer nodes (with a royal piece again): other node counts. The hash score
      * in place of the static evaluation (tt-eval) and history pruning (history-prune 100) change which moves are
-     * pruned: other node counts. The capture history reorders captures, and reverse futility with the improving term
-     * cuts more nodes: other node counts.
+     * pruned: other node counts. Reverse futility with the improving term cuts more nodes: other node counts.
      */
     @ParameterizedTest
     @CsvSource({"continuation-history, 1", "singular-extension, 1", "check-extension-depth, 4",
             "cut-node-reduction, 2", "qsearch-moves, 1", "losing-check-depth, 4", "tt-eval, 1", "history-prune, 100",
-            "capture-history, 1", "rfp-improving, 1"})
+            "rfp-improving, 1"})
     void searchFlagsReachTheSearchInEveryRuleSet(String key, int value, @TempDir Path dir) throws Exception {
         for (String id : RuleSet.IDS) {
             RuleSet rs = RuleSet.of(id);
@@ -552,8 +551,9 @@ class SearchTest {
      * (qsearch-checks; turned off for shogi, whose built-in file turns it on), or with quiet moves next to the enemy
      * king reduced a ply less (king-attack-lmr 2), or with Stockfish's pruning by reduced depth, reverse futility to
      * depth 5, its null-move reduction or its wider late-move reductions, or with the correction history added to
-     * the static evaluation. (From the start positions the counts
-     * were equal in shogi for ProbCut, no capture winning that much, and in Wa shogi for the evasions.)
+     * the static evaluation, or with the capture history in the ordering of captures. (From the start positions the
+     * counts were equal in shogi for ProbCut, no capture winning that much, in Wa shogi for the evasions, and in Wa
+     * shogi with drops for the capture history.)
      */
     @ParameterizedTest
     @CsvSource({"probcut-margin, 100, chess, " + KIWIPETE,
@@ -575,7 +575,9 @@ class SearchTest {
             "wide-lmr, 1, shogi, " + SHOGI_PLY_69,
             "correction-history, 1, chess, " + KIWIPETE,
             "correction-history, 1, shogi, " + SHOGI_PLY_69,
-            "mate-in-one, 1, shogi, " + SHOGI_PLY_69})
+            "mate-in-one, 1, shogi, " + SHOGI_PLY_69,
+            "capture-history, 1, chess, " + KIWIPETE,
+            "capture-history, 1, shogi, " + SHOGI_PLY_69})
     void middleGameSettingsReachTheSearch(String key, int value, String id, String fen, @TempDir Path dir)
             throws Exception {
         RuleSet rs = RuleSet.of(id);

@@ -144,6 +144,18 @@ public final class Search {
     private final boolean ttEval;
     /** The history pruning threshold per ply of depth (SearchDefaults history-prune; 0: none). */
     private final int historyPrune;
+    /**
+     * endgame-scale (SearchDefaults): for each entry, the count of each piece type the side the evaluation favours
+     * must have on the board (index t) and the other side (index types + t), royal types excepted, and the factor in
+     * 64ths; {@link #scaleMaxPieces} is the most pieces on the board (royal ones counted) any entry has.
+     */
+    private final int[][] scaleCounts;
+    private final int[] scaleFactors;
+    private final int scaleMaxPieces;
+    /** opposite-colour-scale (SearchDefaults): the piece types and their factors in 64ths. */
+    private final int[] ocbTypes, ocbFactors;
+    /** The types the evaluation counts as pawns (which opposite-colour-scale lets each side have besides). */
+    private final int[] pawnTypes;
     /** Whether reverse futility's margin is a ply smaller at an improving node (SearchDefaults rfp-improving). */
     private final boolean rfpImproving;
     /**
@@ -274,6 +286,32 @@ public final class Search {
         this.ttEval = defaults.ttEval();
         this.historyPrune = defaults.historyPrune();
         this.rfpImproving = defaults.rfpImproving();
+        int types = rs.pieces.size();
+        this.scaleCounts = new int[defaults.endgameScales().size()][];
+        this.scaleFactors = new int[scaleCounts.length];
+        int maxPieces = 0, e = 0;
+        for (var entry : defaults.endgameScales().entrySet()) {
+            String sig = entry.getKey();
+            int[] need = new int[2 * types];
+            int slash = sig.indexOf('/');
+            for (int i = 0; i < sig.length(); i++) {
+                if (i != slash) {
+                    need[(i < slash ? 0 : types) + typeOfLetter(sig.charAt(i), SearchDefaults.ENDGAME_SCALE + sig)]++;
+                }
+            }
+            scaleCounts[e] = need;
+            scaleFactors[e++] = entry.getValue();
+            maxPieces = Math.max(maxPieces, sig.length() - 1 + (rs.royalType >= 0 ? 2 : 0));
+        }
+        this.scaleMaxPieces = maxPieces;
+        this.ocbTypes = new int[defaults.oppositeColourScales().size()];
+        this.ocbFactors = new int[ocbTypes.length];
+        e = 0;
+        for (var entry : defaults.oppositeColourScales().entrySet()) {
+            ocbTypes[e] = typeOfLetter(entry.getKey().charAt(0), SearchDefaults.OPPOSITE_COLOUR_SCALE + entry.getKey());
+            ocbFactors[e++] = entry.getValue();
+        }
+        this.pawnTypes = rs.pieces.stream().filter(t -> t.pawn()).mapToInt(t -> t.index()).toArray();
         this.mateInOneDepth = defaults.mateInOne();
         this.timeHorizon = defaults.timeHorizon();
         this.timeScaling = defaults.timeScaling();
@@ -1429,8 +1467,84 @@ public final class Search {
     }
 
     /**
+     * The type of the rule set's non-royal piece with one-letter {@code letter}; an IllegalArgumentException naming
+     * the .search key {@code key} when there is none.
+     */
+    private int typeOfLetter(char letter, String key) {
+        for (var t : rs.pieces) {
+            if (!t.royal() && t.letter().equals(String.valueOf(letter))) {
+                return t.index();
+            }
+        }
+        throw new IllegalArgumentException(rs.id + ".search: " + key + ": " + rs.id + " has no non-royal piece '"
+                + letter + "'");
+    }
+
+    /**
+     * The endgame scale in 64ths for the side {@code strong} that the evaluation favours: the factor of the first
+     * endgame-scale entry whose pieces the board holds exactly, else of the first opposite-colour-scale piece that
+     * stands alone beside each side's pawns on squares of different colours, else 64. Only with nothing in hand.
+     */
+    private int endgameScale(int strong) {
+        for (int type : handTypes) {
+            if (pos.handCount(0, type) > 0 || pos.handCount(1, type) > 0) {
+                return 64;
+            }
+        }
+        int types = rs.pieces.size();
+        if (pos.pieceCount(0) + pos.pieceCount(1) <= scaleMaxPieces) {
+            for (int e = 0; e < scaleCounts.length; e++) {
+                int[] need = scaleCounts[e];
+                boolean match = true;
+                for (int t = 0; t < types && match; t++) {
+                    match = t == rs.royalType || pos.codeCount(Position.pieceCode(strong, t)) == need[t]
+                            && pos.codeCount(Position.pieceCode(strong ^ 1, t)) == need[types + t];
+                }
+                if (match) {
+                    return scaleFactors[e];
+                }
+            }
+        }
+        for (int k = 0; k < ocbTypes.length; k++) {
+            int l = ocbTypes[k];
+            if (pos.codeCount(Position.pieceCode(0, l)) == 1 && pos.codeCount(Position.pieceCode(1, l)) == 1
+                    && aloneWithPawns(0, l) && aloneWithPawns(1, l)
+                    && squareColour(squareOf(0, l)) != squareColour(squareOf(1, l))) {
+                return ocbFactors[k];
+            }
+        }
+        return 64;
+    }
+
+    /** Whether side c's pieces on the board are its royal pieces, one piece of type l and pawns. */
+    private boolean aloneWithPawns(int c, int l) {
+        int royal = rs.royalType >= 0 ? pos.codeCount(Position.pieceCode(c, rs.royalType)) : 0;
+        int others = pos.pieceCount(c) - 1 - royal;
+        for (int t : pawnTypes) {
+            others -= pos.codeCount(Position.pieceCode(c, t));
+        }
+        return others == 0;
+    }
+
+    /** The square of side c's first piece of type t on the board (-1 when none). */
+    private int squareOf(int c, int t) {
+        for (int i = 0, n = pos.pieceCount(c); i < n; i++) {
+            int sq = pos.pieceSquare(c, i);
+            if (pos.typeAt(sq) == t) {
+                return sq;
+            }
+        }
+        return -1;
+    }
+
+    /** The colour of a square of the board's checkering: (file + rank) mod 2. */
+    private int squareColour(int sq) {
+        return (rs.geometry.file(sq) + rs.geometry.rank(sq)) & 1;
+    }
+
+    /**
      * The static evaluation, scaled down where the side ahead has no pawn and too little extra to win
-     * (pawnless-scale), damped toward 0 as the move rule's count grows (move-rule-damping), with the skill level's
+     * (pawnless-scale), in the endings endgame-scale and opposite-colour-scale name, damped toward 0 as the move rule's count grows (move-rule-damping), with the skill level's
      * noise when strength is limited.
      */
     private int evaluate(int ply) {
@@ -1439,6 +1553,9 @@ public final class Search {
                         + (netTerms == null ? 0 : netTerms.evaluate(pos));
         if (pawnlessScale > 0 && v != 0) {
             v = v * pawnlessScale(v > 0 ? pos.sideToMove() : pos.sideToMove() ^ 1) / 64;
+        }
+        if (v != 0 && scaleFactors.length + ocbTypes.length > 0) {
+            v = v * endgameScale(v > 0 ? pos.sideToMove() : pos.sideToMove() ^ 1) / 64;
         }
         if (moveRuleDamping > 0) {
             v = v * Math.max(0, moveRuleDamping - pos.halfmoveClock()) / moveRuleDamping;

@@ -98,7 +98,14 @@ import java.util.Set;
  * how often the capture cut a node off (raised for the capture that did, lowered for the captures searched before
  * a cutoff), added to the victim-first ordering of captures, 0 (the default) for the victim and attacker alone;
  * {@code rfp-improving}, 1 for Stockfish's improving term in reverse futility: where the static evaluation is above
- * the one two plies before, the margin is a ply's 120 centipawns smaller, 0 (the default) for 120 x depth always.
+ * the one two plies before, the margin is a ply's 120 centipawns smaller, 0 (the default) for 120 x depth always;
+ * {@code endgame-scale S/W = F}, any number of them (Stockfish's endgame knowledge as data): where the side the
+ * static evaluation favours has exactly the pieces S on the board besides its royal piece and the other side exactly
+ * the pieces W (each a string of the rule set's one-letter piece letters, upper case, W possibly empty; nothing in
+ * hand), the evaluation is multiplied by F / 64, F from 0 to 64 ({@code endgame-scale NN/ = 0}: two knights do not
+ * mate a bare king); {@code opposite-colour-scale L = F}: where each side's non-royal pieces besides its pawns
+ * (the evaluation's pawns) are one piece of letter L, and the two stand on squares of different colours, the
+ * evaluation is multiplied by F / 64 (Stockfish's bishops of opposite colours).
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -110,7 +117,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              boolean nullMoveEval, boolean wideLmr, boolean correctionHistory,
                              int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping,
                              int pawnlessScale, boolean ttEval, int historyPrune, boolean captureHistory,
-                             boolean rfpImproving) {
+                             boolean rfpImproving, Map<String, Integer> endgameScales,
+                             Map<String, Integer> oppositeColourScales) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
@@ -119,6 +127,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
             "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling", "move-rule-damping",
             "pawnless-scale", "tt-eval", "history-prune", "capture-history", "rfp-improving");
+    /** The key prefixes of endgame-scale and opposite-colour-scale. */
+    static final String ENDGAME_SCALE = "endgame-scale ", OPPOSITE_COLOUR_SCALE = "opposite-colour-scale ";
     /** The largest {@code history-prune}, in history units (three tables of at most {@link Search#HISTORY_MAX}). */
     static final int MAX_HISTORY_PRUNE = 3 * Search.HISTORY_MAX;
     /** The largest {@code pawnless-scale}, in centipawns. */
@@ -142,7 +152,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0, TimeManager.HORIZON, false, 0, 0, false, 0, false, false);
+            0, TimeManager.HORIZON, false, 0, 0, false, 0, false, false, Map.of(), Map.of());
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -151,10 +161,26 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults in the text of a .search file; {@code source} names it in error messages. */
     public static SearchDefaults parse(String text, String source) {
         Map<String, Integer> m = EvalWeights.parse(text, source);
+        Map<String, Integer> endgameScales = new java.util.LinkedHashMap<>();
+        Map<String, Integer> oppositeColourScales = new java.util.LinkedHashMap<>();
         for (String key : m.keySet()) {
-            if (!KEYS.contains(key)) {
+            if (key.startsWith(ENDGAME_SCALE)) {
+                String sig = key.substring(ENDGAME_SCALE.length());
+                if (!sig.matches("[A-Z]+/[A-Z]*")) {
+                    throw new IllegalArgumentException(source + ": " + key + ": expected S/W, the piece letters of "
+                            + "the stronger and the weaker side (S not empty), e.g. 'endgame-scale NN/ = 0'");
+                }
+                endgameScales.put(sig, range(m, key, 64, 0, 64, source));
+            } else if (key.startsWith(OPPOSITE_COLOUR_SCALE)) {
+                String letter = key.substring(OPPOSITE_COLOUR_SCALE.length());
+                if (!letter.matches("[A-Z]")) {
+                    throw new IllegalArgumentException(source + ": " + key + ": expected one piece letter, e.g. "
+                            + "'opposite-colour-scale B = 26'");
+                }
+                oppositeColourScales.put(letter, range(m, key, 64, 0, 64, source));
+            } else if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException(source + ": unknown search setting '" + key + "' (known: " + KEYS
-                        + ")");
+                        + ", '" + ENDGAME_SCALE + "S/W', '" + OPPOSITE_COLOUR_SCALE + "L')");
             }
         }
         int contempt = m.getOrDefault("contempt", 0);
@@ -190,7 +216,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 count(m, "move-rule-damping", 0, MAX_MOVE_RULE_DAMPING, source),
                 count(m, "pawnless-scale", 0, MAX_PAWNLESS_SCALE, source), flag(m, "tt-eval", source),
                 count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source), flag(m, "capture-history", source),
-                flag(m, "rfp-improving", source));
+                flag(m, "rfp-improving", source), Map.copyOf(endgameScales), Map.copyOf(oppositeColourScales));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

@@ -424,6 +424,62 @@ class SearchTest {
     }
 
     /**
+     * endgame-scale and opposite-colour-scale in chess: the quiescence score (no capture on the board: the static
+     * evaluation) of an ending a key names is that factor in 64ths of the unscaled one, for either side ahead; an ending
+     * no key names keeps its score. Two knights against a bare king (Stockfish's KNNK: a draw) at 0, a rook and a
+     * knight against a rook at 14/64, bishops of opposite colours with pawns at 26/64; bishops of the same colour, a
+     * knight beside the opposite bishops, and two knights against a king and a pawn are not scaled.
+     */
+    @ParameterizedTest
+    @CsvSource({"8/8/4k3/8/8/8/8/NN2K3 w - - 0 1, endgame-scale NN/ = 0, 0",
+            "7K/8/8/3nk3/4n3/8/8/8 w - - 0 1, endgame-scale NN/ = 0, 0",
+            "8/p7/4k3/8/8/8/8/NN2K3 w - - 0 1, endgame-scale NN/ = 0, 64",
+            "7r/8/4k3/8/8/8/8/RN2K3 w - - 0 1, endgame-scale RN/R = 14, 14",
+            "8/8/4k3/3b4/8/8/2PP4/2B1K3 w - - 0 1, opposite-colour-scale B = 26, 26",
+            "8/8/3bk3/8/8/8/2PP4/2B1K3 w - - 0 1, opposite-colour-scale B = 26, 64",
+            "8/8/4k3/3b4/8/8/2PP4/2B1K1N1 w - - 0 1, opposite-colour-scale B = 26, 64"})
+    void endgameScalesScaleTheEndingsTheyName(String fen, String line, int factor, @TempDir Path dir)
+            throws Exception {
+        RuleSet chess = RuleSet.of("chess");
+        Files.writeString(dir.resolve("chess.search"), "\n");
+        int plain = withEvalDir(dir, () -> new Search(chess, new TranspositionTable(8))
+                .quiescenceScore(Position.fromFen(chess, fen), 100_000));
+        Files.writeString(dir.resolve("chess.search"), line + "\n");
+        int scaled = withEvalDir(dir, () -> new Search(chess, new TranspositionTable(8))
+                .quiescenceScore(Position.fromFen(chess, fen), 100_000));
+        assertTrue(Math.abs(plain) > 100, fen + ": one side is ahead, " + plain);
+        assertEquals(plain * factor / 64, scaled, fen + " with " + line);
+    }
+
+    /**
+     * endgame-scale and opposite-colour-scale keys are read with their factors; a malformed ending, a factor outside
+     * 0..64, or a letter the rule set has no non-royal piece for is refused naming the key.
+     */
+    @Test
+    void endgameScalesAreReadAndChecked(@TempDir Path dir) throws Exception {
+        SearchDefaults d = SearchDefaults.parse("endgame-scale NN/ = 0\nendgame-scale RN/R = 14\n"
+                + "opposite-colour-scale B = 26", "x.search");
+        assertEquals(java.util.Map.of("NN/", 0, "RN/R", 14), d.endgameScales());
+        assertEquals(java.util.Map.of("B", 26), d.oppositeColourScales());
+        assertTrue(SearchDefaults.parse("", "x.search").endgameScales().isEmpty());
+        for (String bad : new String[] {"endgame-scale nn/ = 0", "endgame-scale /R = 0", "endgame-scale NN = 0",
+                "endgame-scale NN/ = 65", "opposite-colour-scale BB = 26", "opposite-colour-scale B = -1"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> SearchDefaults.parse(bad, "x.search"), bad);
+            String key = bad.substring(0, bad.indexOf(" =")).strip();
+            assertTrue(e.getMessage().contains(key), e.getMessage());
+        }
+        RuleSet chess = RuleSet.of("chess");
+        for (String letter : new String[] {"X", "K"}) {
+            Files.writeString(dir.resolve("chess.search"), "endgame-scale N" + letter + "/ = 0\n");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> withEvalDir(dir, () -> new Search(chess, new TranspositionTable(1))));
+            assertTrue(e.getMessage().contains("endgame-scale N" + letter + "/: chess has no non-royal piece '"
+                    + letter + "'"), e.getMessage());
+        }
+    }
+
+    /**
      * The quiescence score of {@code position} with a .search file of the one line {@code key = value} read from
      * -Dkoma.eval.dir (in {@code dir}), after checking that the rule set's defaults read that value ({@code read}).
      */

@@ -1348,9 +1348,9 @@ public final class Search {
         }
     }
 
-    /** Whether {@code m} takes a piece (en passant included; drops never do). */
+    /** Whether {@code m} takes a piece (en passant included; a drop goes to an empty square and never does). */
     private boolean isCapture(int m) {
-        return Move.kind(m) == Move.EN_PASSANT || Move.kind(m) != Move.DROP && !pos.isEmpty(Move.to(m));
+        return !pos.isEmpty(Move.to(m)) || Move.kind(m) == Move.EN_PASSANT;
     }
 
     /**
@@ -1675,7 +1675,7 @@ public final class Search {
             } else {
                 int to = Move.to(m);
                 int attacker = eval.value(pos.typeAt(Move.from(m)));
-                if (!pos.isEmpty(to) || Move.kind(m) == Move.EN_PASSANT) {
+                if (isCapture(m)) {
                     int victim = pos.isEmpty(to) ? eval.value(pos.typeAt(Move.from(m))) : eval.value(pos.typeAt(to));
                     s = GOOD_CAPTURE + SEE_PENDING + victim * 16 - attacker / 16;
                     if (captureHistory != null) {

@@ -4,6 +4,7 @@ import java.util.function.Consumer;
 
 import koma.engine.nnue.Accumulators;
 import koma.engine.nnue.Network;
+import koma.rules.Geometry;
 import koma.rules.Move;
 import koma.rules.Outcome;
 import koma.rules.Position;
@@ -154,6 +155,8 @@ public final class Search {
     private final int scaleMaxPieces;
     /** opposite-colour-scale (SearchDefaults): the piece types and their factors in 64ths. */
     private final int[] ocbTypes, ocbFactors;
+    /** wrong-bishop-scale (SearchDefaults): the piece types and their factors in 64ths. */
+    private final int[] wrongBishopTypes, wrongBishopFactors;
     /** The types the evaluation counts as pawns (which opposite-colour-scale lets each side have besides). */
     private final int[] pawnTypes;
     /** Whether reverse futility's margin is a ply smaller at an improving node (SearchDefaults rfp-improving). */
@@ -310,6 +313,14 @@ public final class Search {
         for (var entry : defaults.oppositeColourScales().entrySet()) {
             ocbTypes[e] = typeOfLetter(entry.getKey().charAt(0), SearchDefaults.OPPOSITE_COLOUR_SCALE + entry.getKey());
             ocbFactors[e++] = entry.getValue();
+        }
+        this.wrongBishopTypes = new int[defaults.wrongBishopScales().size()];
+        this.wrongBishopFactors = new int[wrongBishopTypes.length];
+        e = 0;
+        for (var entry : defaults.wrongBishopScales().entrySet()) {
+            wrongBishopTypes[e] = typeOfLetter(entry.getKey().charAt(0), SearchDefaults.WRONG_BISHOP_SCALE
+                    + entry.getKey());
+            wrongBishopFactors[e++] = entry.getValue();
         }
         this.pawnTypes = rs.pieces.stream().filter(t -> t.pawn()).mapToInt(t -> t.index()).toArray();
         this.mateInOneDepth = defaults.mateInOne();
@@ -1483,7 +1494,9 @@ public final class Search {
     /**
      * The endgame scale in 64ths for the side {@code strong} that the evaluation favours: the factor of the first
      * endgame-scale entry whose pieces the board holds exactly, else of the first opposite-colour-scale piece that
-     * stands alone beside each side's pawns on squares of different colours, else 64. Only with nothing in hand.
+     * stands alone beside each side's pawns on squares of different colours, else of the first wrong-bishop-scale
+     * piece that is the favoured side's only piece beside rook's pawns of the wrong colour, else 64. Only with nothing
+     * in hand.
      */
     private int endgameScale(int strong) {
         for (int type : handTypes) {
@@ -1513,7 +1526,44 @@ public final class Search {
                 return ocbFactors[k];
             }
         }
+        for (int k = 0; k < wrongBishopTypes.length; k++) {
+            int l = wrongBishopTypes[k];
+            if (pos.codeCount(Position.pieceCode(strong, l)) == 1 && aloneWithPawns(strong, l)
+                    && wrongBishop(strong, squareOf(strong, l))) {
+                return wrongBishopFactors[k];
+            }
+        }
         return 64;
+    }
+
+    /**
+     * Whether side {@code strong}'s pawns (one at least) all stand on one edge file whose square on strong's far rank
+     * is of the other colour than {@code piece}'s square, with the other side's royal piece at most one king step
+     * from that square (wrong-bishop-scale).
+     */
+    private boolean wrongBishop(int strong, int piece) {
+        Geometry g = rs.geometry;
+        int file = -1;
+        for (int i = 0, n = pos.pieceCount(strong); i < n; i++) {
+            int sq = pos.pieceSquare(strong, i), t = pos.typeAt(sq);
+            if (t == rs.royalType || sq == piece) {
+                continue;
+            }
+            int f = g.file(sq);
+            if (f != 0 && f != g.files - 1 || file >= 0 && f != file) {
+                return false;
+            }
+            file = f;
+        }
+        if (file < 0 || rs.royalType < 0) {
+            return false;
+        }
+        int corner = g.square(file, strong == 0 ? g.ranks - 1 : 0);
+        if (squareColour(corner) == squareColour(piece)) {
+            return false;
+        }
+        int king = squareOf(strong ^ 1, rs.royalType);
+        return king >= 0 && g.kingSteps(king, corner) <= 1;
     }
 
     /** Whether side c's pieces on the board are its royal pieces, one piece of type l and pawns. */
@@ -1544,7 +1594,8 @@ public final class Search {
 
     /**
      * The static evaluation, scaled down where the side ahead has no pawn and too little extra to win
-     * (pawnless-scale), in the endings endgame-scale and opposite-colour-scale name, damped toward 0 as the move rule's count grows (move-rule-damping), with the skill level's
+     * (pawnless-scale), in the endings endgame-scale, opposite-colour-scale and wrong-bishop-scale name, damped toward
+     * 0 as the move rule's count grows (move-rule-damping), with the skill level's
      * noise when strength is limited.
      */
     private int evaluate(int ply) {
@@ -1554,7 +1605,7 @@ public final class Search {
         if (pawnlessScale > 0 && v != 0) {
             v = v * pawnlessScale(v > 0 ? pos.sideToMove() : pos.sideToMove() ^ 1) / 64;
         }
-        if (v != 0 && scaleFactors.length + ocbTypes.length > 0) {
+        if (v != 0 && scaleFactors.length + ocbTypes.length + wrongBishopTypes.length > 0) {
             v = v * endgameScale(v > 0 ? pos.sideToMove() : pos.sideToMove() ^ 1) / 64;
         }
         if (moveRuleDamping > 0) {

@@ -105,7 +105,11 @@ import java.util.Set;
  * hand), the evaluation is multiplied by F / 64, F from 0 to 64 ({@code endgame-scale NN/ = 0}: two knights do not
  * mate a bare king); {@code opposite-colour-scale L = F}: where each side's non-royal pieces besides its pawns
  * (the evaluation's pawns) are one piece of letter L, and the two stand on squares of different colours, the
- * evaluation is multiplied by F / 64 (Stockfish's bishops of opposite colours).
+ * evaluation is multiplied by F / 64 (Stockfish's bishops of opposite colours); {@code wrong-bishop-scale L = F}:
+ * where the favoured side's non-royal pieces are one piece of letter L and pawns, all those pawns stand on one edge
+ * file, L stands on squares of the other colour than that file's square on the favoured side's far rank, and the
+ * other side's royal piece is at most one king step from that square, the evaluation is multiplied by F / 64
+ * (Stockfish's KBPsK: the wrong bishop with rook's pawns).
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -118,7 +122,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping,
                              int pawnlessScale, boolean ttEval, int historyPrune, boolean captureHistory,
                              boolean rfpImproving, Map<String, Integer> endgameScales,
-                             Map<String, Integer> oppositeColourScales) {
+                             Map<String, Integer> oppositeColourScales, Map<String, Integer> wrongBishopScales) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
@@ -127,8 +131,9 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
             "lmp-improving", "king-attack-lmr", "lmr-depth-pruning", "reverse-futility-depth", "null-move-eval",
             "wide-lmr", "correction-history", "mate-in-one", "time-horizon", "time-scaling", "move-rule-damping",
             "pawnless-scale", "tt-eval", "history-prune", "capture-history", "rfp-improving");
-    /** The key prefixes of endgame-scale and opposite-colour-scale. */
-    static final String ENDGAME_SCALE = "endgame-scale ", OPPOSITE_COLOUR_SCALE = "opposite-colour-scale ";
+    /** The key prefixes of endgame-scale, opposite-colour-scale and wrong-bishop-scale. */
+    static final String ENDGAME_SCALE = "endgame-scale ", OPPOSITE_COLOUR_SCALE = "opposite-colour-scale ",
+            WRONG_BISHOP_SCALE = "wrong-bishop-scale ";
     /** The largest {@code history-prune}, in history units (three tables of at most {@link Search#HISTORY_MAX}). */
     static final int MAX_HISTORY_PRUNE = 3 * Search.HISTORY_MAX;
     /** The largest {@code pawnless-scale}, in centipawns. */
@@ -152,7 +157,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     /** The defaults of a rule set without a .search file. */
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
-            0, TimeManager.HORIZON, false, 0, 0, false, 0, false, false, Map.of(), Map.of());
+            0, TimeManager.HORIZON, false, 0, 0, false, 0, false, false, Map.of(), Map.of(),
+            Map.of());
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -163,6 +169,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         Map<String, Integer> m = EvalWeights.parse(text, source);
         Map<String, Integer> endgameScales = new java.util.LinkedHashMap<>();
         Map<String, Integer> oppositeColourScales = new java.util.LinkedHashMap<>();
+        Map<String, Integer> wrongBishopScales = new java.util.LinkedHashMap<>();
         for (String key : m.keySet()) {
             if (key.startsWith(ENDGAME_SCALE)) {
                 String sig = key.substring(ENDGAME_SCALE.length());
@@ -178,9 +185,17 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                             + "'opposite-colour-scale B = 26'");
                 }
                 oppositeColourScales.put(letter, range(m, key, 64, 0, 64, source));
+            } else if (key.startsWith(WRONG_BISHOP_SCALE)) {
+                String letter = key.substring(WRONG_BISHOP_SCALE.length());
+                if (!letter.matches("[A-Z]")) {
+                    throw new IllegalArgumentException(source + ": " + key + ": expected one piece letter, e.g. "
+                            + "'wrong-bishop-scale B = 0'");
+                }
+                wrongBishopScales.put(letter, range(m, key, 64, 0, 64, source));
             } else if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException(source + ": unknown search setting '" + key + "' (known: " + KEYS
-                        + ", '" + ENDGAME_SCALE + "S/W', '" + OPPOSITE_COLOUR_SCALE + "L')");
+                        + ", '" + ENDGAME_SCALE + "S/W', '" + OPPOSITE_COLOUR_SCALE + "L', '" + WRONG_BISHOP_SCALE
+                        + "L')");
             }
         }
         int contempt = m.getOrDefault("contempt", 0);
@@ -216,7 +231,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 count(m, "move-rule-damping", 0, MAX_MOVE_RULE_DAMPING, source),
                 count(m, "pawnless-scale", 0, MAX_PAWNLESS_SCALE, source), flag(m, "tt-eval", source),
                 count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source), flag(m, "capture-history", source),
-                flag(m, "rfp-improving", source), Map.copyOf(endgameScales), Map.copyOf(oppositeColourScales));
+                flag(m, "rfp-improving", source), Map.copyOf(endgameScales), Map.copyOf(oppositeColourScales),
+                Map.copyOf(wrongBishopScales));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

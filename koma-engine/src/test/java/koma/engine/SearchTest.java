@@ -428,7 +428,10 @@ class SearchTest {
      * evaluation) of an ending a key names is that factor in 64ths of the unscaled one, for either side ahead; an ending
      * no key names keeps its score. Two knights against a bare king (Stockfish's KNNK: a draw) at 0, a rook and a
      * knight against a rook at 14/64, bishops of opposite colours with pawns at 26/64; bishops of the same colour, a
-     * knight beside the opposite bishops, and two knights against a king and a pawn are not scaled.
+     * knight beside the opposite bishops, and two knights against a king and a pawn are not scaled. wrong-bishop-scale:
+     * a bishop and h-pawns whose promotion square (h8 for White, h1 for Black) it does not cover, with the other king
+     * on or next to it, for either side, take the factor; the right bishop, a king four steps away, or a pawn off the
+     * edge file leave the score alone.
      */
     @ParameterizedTest
     @CsvSource({"8/8/4k3/8/8/8/8/NN2K3 w - - 0 1, endgame-scale NN/ = 0, 0",
@@ -437,7 +440,13 @@ class SearchTest {
             "7r/8/4k3/8/8/8/8/RN2K3 w - - 0 1, endgame-scale RN/R = 14, 14",
             "8/8/4k3/3b4/8/8/2PP4/2B1K3 w - - 0 1, opposite-colour-scale B = 26, 26",
             "8/8/3bk3/8/8/8/2PP4/2B1K3 w - - 0 1, opposite-colour-scale B = 26, 64",
-            "8/8/4k3/3b4/8/8/2PP4/2B1K1N1 w - - 0 1, opposite-colour-scale B = 26, 64"})
+            "8/8/4k3/3b4/8/8/2PP4/2B1K1N1 w - - 0 1, opposite-colour-scale B = 26, 64",
+            "7k/8/8/8/8/8/4B2P/4K3 w - - 0 1, wrong-bishop-scale B = 0, 0",
+            "6k1/8/8/8/8/7P/4B2P/4K3 b - - 0 1, wrong-bishop-scale B = 10, 10",
+            "4k3/4b2p/8/8/8/8/8/6K1 w - - 0 1, wrong-bishop-scale B = 10, 10",
+            "7k/8/8/8/8/8/5B1P/4K3 w - - 0 1, wrong-bishop-scale B = 10, 64",
+            "8/8/8/3k4/8/8/4B2P/4K3 w - - 0 1, wrong-bishop-scale B = 10, 64",
+            "7k/8/8/8/8/8/4B1PP/4K3 w - - 0 1, wrong-bishop-scale B = 10, 64"})
     void endgameScalesScaleTheEndingsTheyName(String fen, String line, int factor, @TempDir Path dir)
             throws Exception {
         RuleSet chess = RuleSet.of("chess");
@@ -458,12 +467,14 @@ class SearchTest {
     @Test
     void endgameScalesAreReadAndChecked(@TempDir Path dir) throws Exception {
         SearchDefaults d = SearchDefaults.parse("endgame-scale NN/ = 0\nendgame-scale RN/R = 14\n"
-                + "opposite-colour-scale B = 26", "x.search");
+                + "opposite-colour-scale B = 26\nwrong-bishop-scale B = 0", "x.search");
         assertEquals(java.util.Map.of("NN/", 0, "RN/R", 14), d.endgameScales());
         assertEquals(java.util.Map.of("B", 26), d.oppositeColourScales());
+        assertEquals(java.util.Map.of("B", 0), d.wrongBishopScales());
         assertTrue(SearchDefaults.parse("", "x.search").endgameScales().isEmpty());
         for (String bad : new String[] {"endgame-scale nn/ = 0", "endgame-scale /R = 0", "endgame-scale NN = 0",
-                "endgame-scale NN/ = 65", "opposite-colour-scale BB = 26", "opposite-colour-scale B = -1"}) {
+                "endgame-scale NN/ = 65", "opposite-colour-scale BB = 26", "opposite-colour-scale B = -1",
+                "wrong-bishop-scale b = 0", "wrong-bishop-scale B = 65"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> SearchDefaults.parse(bad, "x.search"), bad);
             String key = bad.substring(0, bad.indexOf(" =")).strip();
@@ -475,6 +486,11 @@ class SearchTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> withEvalDir(dir, () -> new Search(chess, new TranspositionTable(1))));
             assertTrue(e.getMessage().contains("endgame-scale N" + letter + "/: chess has no non-royal piece '"
+                    + letter + "'"), e.getMessage());
+            Files.writeString(dir.resolve("chess.search"), "wrong-bishop-scale " + letter + " = 0\n");
+            e = assertThrows(IllegalArgumentException.class,
+                    () -> withEvalDir(dir, () -> new Search(chess, new TranspositionTable(1))));
+            assertTrue(e.getMessage().contains("wrong-bishop-scale " + letter + ": chess has no non-royal piece '"
                     + letter + "'"), e.getMessage());
         }
     }

@@ -179,19 +179,9 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 }
                 endgameScales.put(sig, range(m, key, 64, 0, 64, source));
             } else if (key.startsWith(OPPOSITE_COLOUR_SCALE)) {
-                String letter = key.substring(OPPOSITE_COLOUR_SCALE.length());
-                if (!letter.matches("[A-Z]")) {
-                    throw new IllegalArgumentException(source + ": " + key + ": expected one piece letter, e.g. "
-                            + "'opposite-colour-scale B = 26'");
-                }
-                oppositeColourScales.put(letter, range(m, key, 64, 0, 64, source));
+                letterScale(m, key, OPPOSITE_COLOUR_SCALE, "26", oppositeColourScales, source);
             } else if (key.startsWith(WRONG_BISHOP_SCALE)) {
-                String letter = key.substring(WRONG_BISHOP_SCALE.length());
-                if (!letter.matches("[A-Z]")) {
-                    throw new IllegalArgumentException(source + ": " + key + ": expected one piece letter, e.g. "
-                            + "'wrong-bishop-scale B = 0'");
-                }
-                wrongBishopScales.put(letter, range(m, key, 64, 0, 64, source));
+                letterScale(m, key, WRONG_BISHOP_SCALE, "0", wrongBishopScales, source);
             } else if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException(source + ": unknown search setting '" + key + "' (known: " + KEYS
                         + ", '" + ENDGAME_SCALE + "S/W', '" + OPPOSITE_COLOUR_SCALE + "L', '" + WRONG_BISHOP_SCALE
@@ -233,6 +223,20 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source), flag(m, "capture-history", source),
                 flag(m, "rfp-improving", source), Map.copyOf(endgameScales), Map.copyOf(oppositeColourScales),
                 Map.copyOf(wrongBishopScales));
+    }
+
+    /**
+     * Reads a key {@code prefix + L} of one piece letter L with a factor in 64ths into {@code into}; a key whose tail
+     * is not one upper-case letter is refused naming it ({@code example}: a factor for the message).
+     */
+    private static void letterScale(Map<String, Integer> m, String key, String prefix, String example,
+                                    Map<String, Integer> into, String source) {
+        String letter = key.substring(prefix.length());
+        if (!letter.matches("[A-Z]")) {
+            throw new IllegalArgumentException(source + ": " + key + ": expected one piece letter, e.g. '" + prefix
+                    + "B = " + example + "'");
+        }
+        into.put(letter, range(m, key, 64, 0, 64, source));
     }
 
     /** A setting from 0 to {@code max} ({@code absent} when left out); any other value is refused naming the key. */

@@ -3,6 +3,7 @@ package koma.engine;
 import java.util.function.Consumer;
 
 import koma.engine.nnue.Accumulators;
+import koma.engine.nnue.Kernels;
 import koma.engine.nnue.Network;
 import koma.rules.Geometry;
 import koma.rules.Move;
@@ -538,9 +539,7 @@ public final class Search {
             history[i] /= 2;
         }
         if (cont != null) {
-            for (int i = 0; i < cont.length; i++) {
-                cont[i] /= 2;
-            }
+            Kernels.halve(cont);
         }
         if (captureHistory != null) {
             for (int i = 0; i < captureHistory.length; i++) {

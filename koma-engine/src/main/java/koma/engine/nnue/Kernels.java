@@ -1,17 +1,37 @@
 package koma.engine.nnue;
 
 /**
- * The net's two inner loops (the accumulator update and one perspective's share of the output), in scalar Java and,
+ * The net's two inner loops (the accumulator update and one perspective's share of the output), and the halving of
+ * the search's history tables between searches ({@link #halve}), in scalar Java and,
  * when the JVM has the incubating Vector API ({@code --add-modules jdk.incubator.vector}; {@code ./koma} passes it),
  * on SIMD registers through {@link VectorKernels}. {@code -Dkoma.nnue.scalar=true} forces the scalar path. The
  * vector class is only loaded when chosen, so a JVM without the module never touches it.
  */
-final class Kernels {
+public final class Kernels {
     /** Whether the vector kernels are used. */
     static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
             && !Boolean.getBoolean("koma.nnue.scalar");
 
     private Kernels() {
+    }
+
+    /**
+     * Each entry divided by 2, rounded toward 0 (Java's {@code /= 2}): the search's continuation history between
+     * searches, 800 k entries in chess and up to 8 M elsewhere, which scalar code took a fifth of a 2000-node search
+     * over.
+     */
+    public static void halve(short[] a) {
+        if (VECTOR) {
+            VectorKernels.halve(a);
+        } else {
+            halveScalar(a);
+        }
+    }
+
+    static void halveScalar(short[] a) {
+        for (int i = 0; i < a.length; i++) {
+            a[i] /= 2;
+        }
     }
 
     /** dst[off..off+h) = src[off..] + w[a0..] + w[a1..] - w[r0..] - w[r1..] (row offsets into w). */

@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The net's two inner loops on SIMD registers (the incubating Vector API), chosen by {@link Kernels} when the JVM
+ * The net's two inner loops and the history tables' halving on SIMD registers (the incubating Vector API), chosen by {@link Kernels} when the JVM
  * runs with {@code --add-modules jdk.incubator.vector} (as {@code ./koma} starts it). Each computes exactly what its
  * scalar twin in {@link Kernels} does; {@code KernelsTest} compares them.
  */
@@ -15,6 +15,21 @@ final class VectorKernels {
     private static final VectorSpecies<Integer> I = IntVector.SPECIES_PREFERRED;
 
     private VectorKernels() {
+    }
+
+    /**
+     * Each entry divided by 2, rounded toward 0: the sign bit (1 for a negative entry) is added before the arithmetic
+     * shift, so that -3 gives -1 as {@code -3 / 2} does; a negative entry plus 1 cannot overflow.
+     */
+    static void halve(short[] a) {
+        int i = 0;
+        for (int bound = S.loopBound(a.length); i < bound; i += S.length()) {
+            ShortVector v = ShortVector.fromArray(S, a, i);
+            v.add(v.lanewise(VectorOperators.LSHR, 15)).lanewise(VectorOperators.ASHR, 1).intoArray(a, i);
+        }
+        for (; i < a.length; i++) {
+            a[i] /= 2;
+        }
     }
 
     /** dst[off..off+h) = src[off..] + w[a0..] + w[a1..] - w[r0..] - w[r1..] (row offsets into w). */

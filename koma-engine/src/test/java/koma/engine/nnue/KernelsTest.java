@@ -44,4 +44,23 @@ class KernelsTest {
         assertEquals(255L * 255 * 127 * h, VectorKernels.half(acc, 0, ow, 0, h, 255));
         assertEquals(255L * 255 * 127 * h, Kernels.halfScalar(acc, 0, ow, 0, h, 255));
     }
+
+    /**
+     * The vector halving equals Java's {@code /= 2} (rounding toward 0) on every short value, at lengths that fill
+     * the registers and lengths with a tail.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 15, 16, 65536, 65536 + 7})
+    void vectorHalvingEqualsScalar(int n) {
+        short[] a = new short[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = (short) (i * 40503 + Short.MIN_VALUE);
+        }
+        a[0] = Short.MIN_VALUE;
+        short[] b = a.clone();
+        Kernels.halveScalar(a);
+        VectorKernels.halve(b);
+        assertArrayEquals(a, b);
+        assertEquals(Short.MIN_VALUE / 2, b[0]);
+    }
 }

@@ -1521,7 +1521,7 @@ public final class Search {
             int l = ocbTypes[k];
             if (pos.codeCount(Position.pieceCode(0, l)) == 1 && pos.codeCount(Position.pieceCode(1, l)) == 1
                     && aloneWithPawns(0, l) && aloneWithPawns(1, l)
-                    && squareColour(squareOf(0, l)) != squareColour(squareOf(1, l))) {
+                    && !rs.geometry.sameShade(squareOf(0, l), squareOf(1, l))) {
                 return ocbFactors[k];
             }
         }
@@ -1541,6 +1541,9 @@ public final class Search {
      * from that square (wrong-bishop-scale).
      */
     private boolean wrongBishop(int strong, int piece) {
+        if (rs.royalType < 0) {
+            return false;
+        }
         Geometry g = rs.geometry;
         int file = -1;
         for (int i = 0, n = pos.pieceCount(strong); i < n; i++) {
@@ -1554,11 +1557,11 @@ public final class Search {
             }
             file = f;
         }
-        if (file < 0 || rs.royalType < 0) {
+        if (file < 0) {
             return false;
         }
         int corner = g.square(file, strong == 0 ? g.ranks - 1 : 0);
-        if (squareColour(corner) == squareColour(piece)) {
+        if (g.sameShade(corner, piece)) {
             return false;
         }
         int king = squareOf(strong ^ 1, rs.royalType);
@@ -1584,11 +1587,6 @@ public final class Search {
             }
         }
         return -1;
-    }
-
-    /** The colour of a square of the board's checkering: (file + rank) mod 2. */
-    private int squareColour(int sq) {
-        return (rs.geometry.file(sq) + rs.geometry.rank(sq)) & 1;
     }
 
     /**

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
     subcommands = {ServeCommand.class, PerftCommand.class, ProtocolCommands.Uci.class, ProtocolCommands.Usi.class,
         ProtocolCommands.XBoard.class,
         BenchCommand.class, MatchCommand.class, PlayCommand.class, TuneCommand.class, AccountsCommand.class, BotCommand.class,
-        WorkerCommand.class, NnueCommand.class})
+        WorkerCommand.class, NnueCommand.class, SpsaCommand.class})
 public final class Main implements Runnable {
 
   @Spec CommandSpec spec;

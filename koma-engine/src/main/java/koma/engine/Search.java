@@ -45,29 +45,26 @@ public final class Search {
      * 5.9M and fit).
      */
     static final int CONT_MAX_ENTRIES = 1 << 23;
-    /** Futility pruning of quiet moves: its margins (centipawns); its depth is the rule set's (SearchDefaults). */
-    static final int FUTILITY_BASE = 80, FUTILITY_PER_PLY = 110;
-    /** Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25 (Ethereal's, Stockfish's). */
-    private static final int[][] LOG_REDUCTIONS = new int[64][64];
-    /** Stockfish 11's wider reductions by depth and move count (from 1): 0.5 + 0.6 ln(depth) ln(count). */
-    private static final int[][] WIDE_REDUCTIONS = new int[64][64];
-
-    static {
-        for (int d = 1; d < 64; d++) {
-            for (int i = 1; i < 64; i++) {
-                LOG_REDUCTIONS[d][i] = (int) (0.75 + Math.log(d) * Math.log(i) / 2.25);
-                WIDE_REDUCTIONS[d][i] = (int) (0.5 + 0.6 * Math.log(d) * Math.log(i));
-            }
-        }
-    }
+    /**
+     * Late-move reductions by depth and move number: 0.75 + ln(depth) ln(move) / 2.25 (Ethereal's, Stockfish's), with
+     * log-lmr-base and log-lmr-divisor at their defaults ({@link SearchParam}).
+     */
+    private final int[][] logReductions = new int[64][64];
+    /** Stockfish 11's wider reductions by depth and move count (from 1): 0.5 + 0.6 ln(depth) ln(count) by default. */
+    private final int[][] wideReductions = new int[64][64];
+    /** The numeric parameters of this search's {@link SearchDefaults} ({@link SearchParam}), read once. */
+    private final int futilityBase, futilityPerPly, futilityLmrDepth, rfpMargin, nullMoveEvalDivisor, seeCapture,
+            seeQuiet, lmpBase, lmrHistoryBar, aspiration, historyBonus, historyBonusMax;
+    /** The rule set's search settings this search was made with (its helpers are made with the same). */
+    private final SearchDefaults defaults;
 
     /**
      * Singular extensions: from this remaining depth, when the hash entry (a lower bound or exact) is at most
      * {@link #SINGULAR_TT_SLACK} plies shallower; the margin below its score is SINGULAR_MARGIN per ply.
      */
     static final int SINGULAR_DEPTH = 6, SINGULAR_TT_SLACK = 3, SINGULAR_MARGIN = 2;
-    /** Static-exchange pruning: up to this depth, with these margins (centipawns per ply, per ply squared). */
-    static final int SEE_PRUNE_DEPTH = 8, SEE_CAPTURE = 90, SEE_QUIET = 15;
+    /** Static-exchange pruning: up to this depth (its margins are see-capture and see-quiet, {@link SearchParam}). */
+    static final int SEE_PRUNE_DEPTH = 8;
     /** Quiescence plies after which only recaptures are searched (not in check). */
     static final int QS_RECAPTURES_FROM = 5;
     /** The smallest remaining depth at which ProbCut is tried (Stockfish's 5); its confirming search is 4 shallower. */
@@ -115,8 +112,8 @@ public final class Search {
     private final int squares;
     private final boolean perpetualLoses;
     private final boolean stalemateLoses;
-    /** Late-move reductions from {@link #LOG_REDUCTIONS} instead of by steps (from the rule set's SearchDefaults). */
-    private final boolean logReductions;
+    /** Late-move reductions from {@link #logReductions} instead of by steps (from the rule set's SearchDefaults). */
+    private final boolean logLmr;
     /** The largest depths of late-move pruning and of futility pruning (from the rule set's SearchDefaults). */
     private final int lmpDepth, futilityDepth;
     /** Only checks that lose nothing by static exchange are extended (from the rule set's SearchDefaults). */
@@ -245,8 +242,15 @@ public final class Search {
     /** A helper's depth offset: odd helpers search one ply deeper than the main thread at each iteration. */
     private int depthOffset;
 
+    /** A search with the rule set's own settings ({@link SearchDefaults#forRuleSet}). */
     public Search(RuleSet rs, TranspositionTable tt) {
+        this(rs, tt, SearchDefaults.forRuleSet(rs.id));
+    }
+
+    /** A search with the given settings (a tuner's trial values; the protocols use the rule set's own). */
+    public Search(RuleSet rs, TranspositionTable tt, SearchDefaults defaults) {
         this.rs = rs;
+        this.defaults = defaults;
         this.eval = new Evaluation(rs);
         this.netTerms = eval.netTerms();
         this.tt = tt;
@@ -269,9 +273,30 @@ public final class Search {
         int claim = rs.endRules.moveRule().claimPlies();
         this.moveRulePlies = claim > 0 ? claim : rs.endRules.moveRule().autoPlies();
         Network.builtIn(rs).ifPresent(this::setNetwork);
-        SearchDefaults defaults = SearchDefaults.forRuleSet(rs.id);
         setContempt(defaults.contempt());
-        this.logReductions = defaults.logReductions();
+        this.logLmr = defaults.logReductions();
+        double logBase = defaults.param(SearchParam.LOG_LMR_BASE) / 100.0;
+        double logDivisor = defaults.param(SearchParam.LOG_LMR_DIVISOR) / 100.0;
+        double wideBase = defaults.param(SearchParam.WIDE_LMR_BASE) / 100.0;
+        double wideFactor = defaults.param(SearchParam.WIDE_LMR_FACTOR) / 100.0;
+        for (int d = 1; d < 64; d++) {
+            for (int i = 1; i < 64; i++) {
+                logReductions[d][i] = Math.max(0, (int) (logBase + Math.log(d) * Math.log(i) / logDivisor));
+                wideReductions[d][i] = Math.max(0, (int) (wideBase + wideFactor * Math.log(d) * Math.log(i)));
+            }
+        }
+        this.futilityBase = defaults.param(SearchParam.FUTILITY_BASE);
+        this.futilityPerPly = defaults.param(SearchParam.FUTILITY_PER_PLY);
+        this.futilityLmrDepth = defaults.param(SearchParam.FUTILITY_LMR_DEPTH);
+        this.rfpMargin = defaults.param(SearchParam.RFP_MARGIN);
+        this.nullMoveEvalDivisor = defaults.param(SearchParam.NULL_MOVE_EVAL_DIVISOR);
+        this.seeCapture = defaults.param(SearchParam.SEE_CAPTURE);
+        this.seeQuiet = defaults.param(SearchParam.SEE_QUIET);
+        this.lmpBase = defaults.param(SearchParam.LMP_BASE);
+        this.lmrHistoryBar = (int) ((long) HISTORY_MAX * defaults.param(SearchParam.LMR_HISTORY_BAR) / 100);
+        this.aspiration = defaults.param(SearchParam.ASPIRATION);
+        this.historyBonus = defaults.param(SearchParam.HISTORY_BONUS);
+        this.historyBonusMax = defaults.param(SearchParam.HISTORY_BONUS_MAX);
         this.lmpDepth = defaults.lmpDepth();
         this.futilityDepth = defaults.futilityDepth();
         this.safeCheckExtension = defaults.safeCheckExtension();
@@ -564,7 +589,7 @@ public final class Search {
         if (helpers.length < count) {
             Search[] more = java.util.Arrays.copyOf(helpers, count);
             for (int i = helpers.length; i < count; i++) {
-                more[i] = new Search(rs, tt);
+                more[i] = new Search(rs, tt, defaults);
                 more[i].depthOffset = (i + 1) & 1;
             }
             helpers = more;
@@ -617,7 +642,7 @@ public final class Search {
             for (int line = 0; line < lines; line++) {
                 selDepth = 0;
                 int prev = lineScore[line];
-                int alpha = -INFINITE, beta = INFINITE, delta = 35;
+                int alpha = -INFINITE, beta = INFINITE, delta = aspiration;
                 if (depth >= 5 && Math.abs(prev) < MATE_BOUND) {
                     alpha = prev - delta;
                     beta = prev + delta;
@@ -894,18 +919,18 @@ public final class Search {
         // lmr-depth-pruning, wide-lmr and rfp-improving read it too (computed only for them: this is every node)
         boolean improving = (lmpImproving || lmrDepthPruning || wideLmr || rfpImproving)
                 && improving(ply, staticEval);
-        int lateCount = lmrDepthPruning ? (5 + depth * depth) * (improving ? 2 : 1) / 2 - 1
+        int lateCount = lmrDepthPruning ? (lmpBase + depth * depth) * (improving ? 2 : 1) / 2 - 1
                 : lmpImproving && !improving ? lmpCount(depth) / 2 : lmpCount(depth);
         // reverse futility: far above beta near the leaves
         if (!pvNode && !inCheck && excludedMove == Move.NONE && depth <= reverseFutilityDepth
                 && Math.abs(beta) < MATE_BOUND
-                && eval - 120 * (rfpImproving && improving ? depth - 1 : depth) >= beta) {
+                && eval - rfpMargin * (rfpImproving && improving ? depth - 1 : depth) >= beta) {
             return eval;
         }
         // null move: not in check, not right after another, and with pieces beyond pawns to avoid zugzwang
         if (nullAllowed && !pvNode && !inCheck && excludedMove == Move.NONE && depth >= 3 && eval >= beta
                 && hasPieces()) {
-            int r = nullMoveEval ? 3 + depth / 4 + Math.min((eval - beta) / 200, 3) : 2 + depth / 4;
+            int r = nullMoveEval ? 3 + depth / 4 + Math.min((eval - beta) / nullMoveEvalDivisor, 3) : 2 + depth / 4;
             if (nnue != null) {
                 nnue.pushNull(ply);
             }
@@ -980,7 +1005,7 @@ public final class Search {
                 : !pvNode && !inCheck && depth <= lmpDepth && Math.abs(alpha) < MATE_BOUND;
         boolean pruneEvasions = inCheck && !pvNode && ply > 0 && depth <= evasionPruneDepth;
         boolean futile = pruneQuiets && depth <= futilityDepth
-                && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
+                && eval + futilityBase + futilityPerPly * depth <= alpha;
         for (int i = 0; i < n; i++) {
             int m = pickNext(list, scores[ply], i, n);
             if ((ply == 0 && isExcluded(m)) || m == excludedMove) {
@@ -993,9 +1018,9 @@ public final class Search {
             int pruneDepth = depth;
             if (lmrDepthPruning) {
                 // the depth a late-move reduction would leave this move decides its futility and static exchange
-                pruneDepth = Math.max(depth - 1 - LOG_REDUCTIONS[Math.min(depth, 63)][Math.min(i + 1, 63)], 0);
+                pruneDepth = Math.max(depth - 1 - logReductions[Math.min(depth, 63)][Math.min(i + 1, 63)], 0);
                 lateOrFutile = pruneQuiets && quiet && searched > 0 && (quietsSeen >= lateCount
-                        || pruneDepth < 6 && eval + FUTILITY_BASE + FUTILITY_PER_PLY * pruneDepth <= alpha);
+                        || pruneDepth < futilityLmrDepth && eval + futilityBase + futilityPerPly * pruneDepth <= alpha);
             } else {
                 lateOrFutile = pruneQuiets && quiet && searched > 0 && (futile || quietsSeen >= lateCount);
             }
@@ -1004,14 +1029,14 @@ public final class Search {
                     && pruneDepth < HISTORY_PRUNE_DEPTH && quietStat(historyIndex(m), ply) < -historyPrune * depth) {
                 lateOrFutile = true;
             }
-            // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than SEE_CAPTURE
-            // per ply of depth is not searched, nor a quiet move or drop that loses more than SEE_QUIET per ply
+            // static-exchange pruning at shallow depth (Stockfish's): a capture that loses more than see-capture
+            // per ply of depth is not searched, nor a quiet move or drop that loses more than see-quiet per ply
             // squared, unless it gives check and the depth is above losing-check-depth
             boolean seeLoses = false;
             if ((!lateOrFutile || depth <= losingCheckDepth) && ply > 0 && !inCheck && searched > 0
                     && (depth <= SEE_PRUNE_DEPTH || lmrDepthPruning) && bestScore > -MATE_BOUND) {
-                seeLoses = !pos.seeAtLeast(m, seeValue, quiet ? -SEE_QUIET * pruneDepth * pruneDepth
-                        : -SEE_CAPTURE * depth);
+                seeLoses = !pos.seeAtLeast(m, seeValue, quiet ? -seeQuiet * pruneDepth * pruneDepth
+                        : -seeCapture * depth);
                 if (seeLoses && (!quiet || depth <= losingCheckDepth)) {
                     continue;
                 }
@@ -1053,10 +1078,10 @@ public final class Search {
                 int reduction = 0;
                 boolean refutation = m == killers[ply][0] || m == killers[ply][1] || m == counter;
                 if (wideLmr && quiet && depth >= 3 && !inCheck) {
-                    reduction = Math.max(0, WIDE_REDUCTIONS[Math.min(depth, 63)][Math.min(i + 1, 63)]
+                    reduction = Math.max(0, wideReductions[Math.min(depth, 63)][Math.min(i + 1, 63)]
                             + (improving ? 0 : 1) - (refutation ? 1 : 0));
                 } else if (quiet && depth >= 3 && i >= 3 && !inCheck && !refutation) {
-                    reduction = logReductions ? LOG_REDUCTIONS[Math.min(depth, 63)][Math.min(i, 63)]
+                    reduction = logLmr ? logReductions[Math.min(depth, 63)][Math.min(i, 63)]
                             : 1 + (i >= 8 ? 1 : 0) + (depth >= 8 && i >= 16 ? 1 : 0);
                 }
                 if (reduction > 0) {
@@ -1066,10 +1091,9 @@ public final class Search {
                     // the history of the move (read after it was played: the mover is the side not to move), with
                     // its continuation history when kept (moveIdx of the earlier plies is untouched by this move)
                     int stat = quietStat(historyIndexAfter(m), ply);
-                    int bar = cont == null ? HISTORY_MAX / 4 : HISTORY_MAX * 3 / 4;
-                    if (stat < -bar) {
+                    if (stat < -lmrHistoryBar) {
                         reduction++;
-                    } else if (stat > bar && reduction > 0) {
+                    } else if (stat > lmrHistoryBar && reduction > 0) {
                         reduction--;
                     }
                     if (cutNode) {
@@ -1322,7 +1346,7 @@ public final class Search {
      * previous move.
      */
     private void rewardQuiet(int m, int ply, int depth, int tried) {
-        int bonus = Math.min(16 * depth * depth, 1200);
+        int bonus = Math.min(historyBonus * depth * depth, historyBonusMax);
         for (int j = 0; j < tried; j++) {
             int q = quietsTried[ply][j];
             int h = historyIndex(q);
@@ -1350,7 +1374,7 @@ public final class Search {
      * node falls, by the quiet history's bonus and gravity.
      */
     private void rewardCaptures(int best, int ply, int depth, int tried) {
-        int bonus = Math.min(16 * depth * depth, 1200);
+        int bonus = Math.min(historyBonus * depth * depth, historyBonusMax);
         for (int j = 0; j < tried; j++) {
             int c = capturesTried[ply][j];
             int delta = j == best ? bonus : -bonus;

@@ -109,7 +109,8 @@ import java.util.Set;
  * where the favoured side's non-royal pieces are one piece of letter L and pawns, all those pawns stand on one edge
  * file, L stands on squares of the other colour than that file's square on the favoured side's far rank, and the
  * other side's royal piece is at most one king step from that square, the evaluation is multiplied by F / 64
- * (Stockfish's KBPsK: the wrong bishop with rook's pawns).
+ * (Stockfish's KBPsK: the wrong bishop with rook's pawns). The numeric margins and factors of {@link SearchParam}
+ * are keys too ({@code futility-base = 80} and so on), each held to its range.
  * Each is set where a match said so for that rule set.
  */
 public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, int futilityDepth,
@@ -122,7 +123,8 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                              int mateInOne, int timeHorizon, boolean timeScaling, int moveRuleDamping,
                              int pawnlessScale, boolean ttEval, int historyPrune, boolean captureHistory,
                              boolean rfpImproving, Map<String, Integer> endgameScales,
-                             Map<String, Integer> oppositeColourScales, Map<String, Integer> wrongBishopScales) {
+                             Map<String, Integer> oppositeColourScales, Map<String, Integer> wrongBishopScales,
+                             Map<SearchParam, Integer> params) {
     /** The keys a .search file may hold. */
     static final Set<String> KEYS = Set.of("contempt", "log-reductions", "lmp-depth", "futility-depth",
             "safe-check-extension", "continuation-history", "singular-extension", "check-extension-depth",
@@ -158,7 +160,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
     static final SearchDefaults NONE = new SearchDefaults(0, false, LMP_DEPTH, FUTILITY_DEPTH, false, false, false, 0,
             0, 0, 0, false, 0, 0, NET_SCALE, false, false, 0, false, REVERSE_FUTILITY_DEPTH, false, false, false,
             0, TimeManager.HORIZON, false, 0, 0, false, 0, false, false, Map.of(), Map.of(),
-            Map.of());
+            Map.of(), Map.of());
     /** The largest king-attack-lmr radius. */
     static final int MAX_KING_ATTACK_LMR = 4;
     /** The largest check-extension-depth. */
@@ -170,8 +172,12 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
         Map<String, Integer> endgameScales = new java.util.LinkedHashMap<>();
         Map<String, Integer> oppositeColourScales = new java.util.LinkedHashMap<>();
         Map<String, Integer> wrongBishopScales = new java.util.LinkedHashMap<>();
+        Map<SearchParam, Integer> params = new java.util.EnumMap<>(SearchParam.class);
         for (String key : m.keySet()) {
-            if (key.startsWith(ENDGAME_SCALE)) {
+            SearchParam p = SearchParam.ofKey(key);
+            if (p != null) {
+                params.put(p, range(m, key, p.defaultValue, p.min, p.max, source));
+            } else if (key.startsWith(ENDGAME_SCALE)) {
                 String sig = key.substring(ENDGAME_SCALE.length());
                 if (!sig.matches("[A-Z]+/[A-Z]*")) {
                     throw new IllegalArgumentException(source + ": " + key + ": expected S/W, the piece letters of "
@@ -184,6 +190,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 letterScale(m, key, WRONG_BISHOP_SCALE, "0", wrongBishopScales, source);
             } else if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException(source + ": unknown search setting '" + key + "' (known: " + KEYS
+                        + ", " + java.util.Arrays.stream(SearchParam.values()).map(q -> q.key).toList()
                         + ", '" + ENDGAME_SCALE + "S/W', '" + OPPOSITE_COLOUR_SCALE + "L', '" + WRONG_BISHOP_SCALE
                         + "L')");
             }
@@ -222,7 +229,43 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 count(m, "pawnless-scale", 0, MAX_PAWNLESS_SCALE, source), flag(m, "tt-eval", source),
                 count(m, "history-prune", 0, MAX_HISTORY_PRUNE, source), flag(m, "capture-history", source),
                 flag(m, "rfp-improving", source), Map.copyOf(endgameScales), Map.copyOf(oppositeColourScales),
-                Map.copyOf(wrongBishopScales));
+                Map.copyOf(wrongBishopScales), Map.copyOf(params));
+    }
+
+    /**
+     * The value of a numeric parameter: the file's, or its default ({@link SearchParam#defaultValue}; lmr-history-bar
+     * defaults to 25 without continuation-history, the bar the search had before that history existed).
+     */
+    public int param(SearchParam p) {
+        Integer v = params.get(p);
+        if (v != null) {
+            return v;
+        }
+        return p == SearchParam.LMR_HISTORY_BAR && !continuationHistory ? 25 : p.defaultValue;
+    }
+
+    /**
+     * These defaults with the numeric parameters {@code values} set over the file's (a tuner's trial values); a
+     * value outside its parameter's range is refused naming the key.
+     */
+    public SearchDefaults withParams(Map<SearchParam, Integer> values) {
+        Map<SearchParam, Integer> merged = new java.util.EnumMap<>(SearchParam.class);
+        merged.putAll(params);
+        for (var e : values.entrySet()) {
+            SearchParam p = e.getKey();
+            if (e.getValue() < p.min || e.getValue() > p.max) {
+                throw new IllegalArgumentException(p.key + " must be from " + p.min + " to " + p.max + ", got "
+                        + e.getValue());
+            }
+            merged.put(p, e.getValue());
+        }
+        return new SearchDefaults(contempt, logReductions, lmpDepth, futilityDepth, safeCheckExtension,
+                continuationHistory, singularExtension, checkExtensionDepth, cutNodeReduction, qsearchMoves,
+                losingCheckDepth, qsearchCapturesOnly, probcutMargin, evasionPruneDepth, netScale, qsearchChecks,
+                lmpImproving, kingAttackLmr, lmrDepthPruning, reverseFutilityDepth, nullMoveEval, wideLmr,
+                correctionHistory, mateInOne, timeHorizon, timeScaling, moveRuleDamping, pawnlessScale, ttEval,
+                historyPrune, captureHistory, rfpImproving, endgameScales, oppositeColourScales, wrongBishopScales,
+                Map.copyOf(merged));
     }
 
     /**

@@ -123,23 +123,9 @@ public final class SelfPlay {
     /** Game number {@code index} of a run (which depends only on the settings and the index). */
     public static GameData playGame(Settings s, int index) {
         RuleSet rs = s.rs();
-        Random rng = new Random(s.seed() * 0x9E3779B97F4A7C15L + index);
-        Game game;
-        Position pos;
-        int[] buf = Position.start(rs).newMoveBuffer();
-        while (true) {
-            game = new Game(Position.start(rs), new Game.Options(true, false));
-            pos = Position.start(rs);
-            for (int ply = 0; ply < s.randomPlies() && !game.isOver(); ply++) {
-                int n = pos.legalMoves(buf);
-                int m = buf[rng.nextInt(n)];
-                game.play(m);
-                pos.doMove(m);
-            }
-            if (!game.isOver()) {
-                break;
-            }
-        }
+        Opening o = opening(rs, new Random(s.seed() * 0x9E3779B97F4A7C15L + index), s.randomPlies());
+        Game game = o.game();
+        Position pos = o.pos();
         Search search = newSearch(rs, s.net());
         TimeManager time = new TimeManager(0);
         List<String> fens = new ArrayList<>();
@@ -192,6 +178,31 @@ public final class SelfPlay {
         return new GameData(result, plies, termination, samples);
     }
 
+    /** A random opening: the game (for its end rules) and the position after its plies. */
+    public record Opening(Game game, Position pos) {
+    }
+
+    /**
+     * {@code plies} uniformly random legal moves from the start, drawn from {@code rng}; an opening whose game is over
+     * by then is drawn again.
+     */
+    public static Opening opening(RuleSet rs, Random rng, int plies) {
+        int[] buf = Position.start(rs).newMoveBuffer();
+        while (true) {
+            Game game = new Game(Position.start(rs), new Game.Options(true, false));
+            Position pos = Position.start(rs);
+            for (int ply = 0; ply < plies && !game.isOver(); ply++) {
+                int n = pos.legalMoves(buf);
+                int m = buf[rng.nextInt(n)];
+                game.play(m);
+                pos.doMove(m);
+            }
+            if (!game.isOver()) {
+                return new Opening(game, pos);
+            }
+        }
+    }
+
     /**
      * The search that makes training data: a 4 MB hash table of its own, evaluating with {@code net} as
      * {@link Settings#net} says (null: the rule set's default; {@link #HAND_WRITTEN}: the hand-written evaluation).
@@ -214,7 +225,7 @@ public final class SelfPlay {
     }
 
     /** True when the last four scores (first player's view) all reach the adjudication {@code bound} for {@code sign}. */
-    private static boolean agree(int[] scores, int sign, int bound) {
+    static boolean agree(int[] scores, int sign, int bound) {
         for (int v : scores) {
             if (v * sign < bound) {
                 return false;

@@ -71,16 +71,8 @@ public final class NnueCommand implements Runnable {
         @Option(names = "--nodes", defaultValue = "1000", description = "Nodes per move. Default: ${DEFAULT-VALUE}.")
         long nodes;
 
-        @Option(names = "--random-plies", defaultValue = "8",
-                description = "Random opening plies per game. Default: ${DEFAULT-VALUE}.")
-        int randomPlies;
-
-        @Option(names = "--max-plies", defaultValue = "400",
-                description = "A game still running after this many plies is a draw. Default: ${DEFAULT-VALUE}.")
-        int maxPlies;
-
-        @Option(names = "--seed", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
-        long seed;
+        @Mixin
+        SelfPlayOptions play;
 
         @Option(names = "--adjudicate", defaultValue = "" + SelfPlay.ADJUDICATE, paramLabel = "CP",
                 description = "A score of at least CP centipawns for one side, seen by both sides on 4 plies running, "
@@ -102,8 +94,8 @@ public final class NnueCommand implements Runnable {
             RuleSet rs = variant.rules();
             Network net = searchNet(eval, rs);
             long t0 = System.currentTimeMillis();
-            long n = DataGen.run(new DataGen.Settings(rs, out, firstShard, shards, gamesPerShard, nodes, randomPlies,
-                    maxPlies, seed, threads, net, adjudicate), System.out::println);
+            long n = DataGen.run(new DataGen.Settings(rs, out, firstShard, shards, gamesPerShard, nodes, play.randomPlies,
+                    play.maxPlies, play.seed, threads, net, adjudicate), System.out::println);
             System.out.printf("%d positions in %d s%n", n, (System.currentTimeMillis() - t0) / 1000);
             return 0;
         }

@@ -40,16 +40,8 @@ public final class SpsaCommand implements Callable<Integer> {
     @Option(names = "--nodes", defaultValue = "10000", description = "Nodes per move. Default: ${DEFAULT-VALUE}.")
     long nodes;
 
-    @Option(names = "--random-plies", defaultValue = "8",
-            description = "Random opening plies per pair. Default: ${DEFAULT-VALUE}.")
-    int randomPlies;
-
-    @Option(names = "--max-plies", defaultValue = "400",
-            description = "A game still running after this many plies is a draw. Default: ${DEFAULT-VALUE}.")
-    int maxPlies;
-
-    @Option(names = "--seed", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
-    long seed;
+    @Mixin
+    SelfPlayOptions play;
 
     @Option(names = "--threads", defaultValue = "1", description = "Pairs played at once. Default: ${DEFAULT-VALUE}.")
     int threads;
@@ -82,7 +74,7 @@ public final class SpsaCommand implements Callable<Integer> {
             tuned.add(p);
         }
         Spsa.Settings s = new Spsa.Settings(rs, SearchDefaults.forRuleSet(rs.id), tuned, iterations, nodes,
-                randomPlies, maxPlies, seed, threads, rEnd, hash);
+                play.randomPlies, play.maxPlies, play.seed, threads, rEnd, hash);
         Spsa.State state = Files.exists(stateFile)
                 ? Spsa.State.parse(Files.readString(stateFile), s, stateFile.toString()) : Spsa.State.start(s);
         System.out.println((state.done() == 0 ? "starting" : "resuming after iteration " + state.done()) + ": "

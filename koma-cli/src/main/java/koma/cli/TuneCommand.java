@@ -16,6 +16,7 @@ import koma.engine.tune.SelfPlay;
 import koma.engine.tune.Tuner;
 import koma.rules.RuleSet;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code koma tune}: self-play data, then Texel tuning of a rule set's evaluation weights into an .eval file. */
@@ -40,16 +41,8 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--nodes", defaultValue = "1500", description = "Nodes per move. Default: ${DEFAULT-VALUE}.")
     long nodes;
 
-    @Option(names = "--random-plies", defaultValue = "8",
-            description = "Random opening plies per game. Default: ${DEFAULT-VALUE}.")
-    int randomPlies;
-
-    @Option(names = "--max-plies", defaultValue = "400",
-            description = "A game still running after this many plies is a draw. Default: ${DEFAULT-VALUE}.")
-    int maxPlies;
-
-    @Option(names = "--seed", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
-    long seed;
+    @Mixin
+    SelfPlayOptions play;
 
     @Option(names = "--threads", defaultValue = "1", description = "Games played at once. Default: ${DEFAULT-VALUE}.")
     int threads;
@@ -108,7 +101,7 @@ public final class TuneCommand implements Callable<Integer> {
             samples = Sample.read(dataIn);
             System.out.println("read " + samples.size() + " positions from " + dataIn);
         } else {
-            SelfPlay.Settings settings = new SelfPlay.Settings(rs, games, nodes, randomPlies, maxPlies, seed, threads);
+            SelfPlay.Settings settings = new SelfPlay.Settings(rs, games, nodes, play.randomPlies, play.maxPlies, play.seed, threads);
             List<SelfPlay.GameData> played = SelfPlay.run(settings, quiet ? null : System.out::println);
             samples = new ArrayList<>();
             double score = 0;
@@ -168,7 +161,7 @@ public final class TuneCommand implements Callable<Integer> {
                 K = %.4f, lambda %s; %d training positions, %d held out; loss %.6f -> %.6f, held out %.6f -> %.6f""",
                 rs.name, dataIn != null ? "data: " + dataIn
                         : String.format("self-play: %d games, %d nodes/move, %d random plies, seed %d, max %d plies",
-                                games, nodes, randomPlies, seed, maxPlies),
+                                games, nodes, play.randomPlies, play.seed, play.maxPlies),
                 freeze.isEmpty() ? "" : "; frozen: " + String.join(", ", freeze), k, lambda, train.size(), test.size(),
                 before, after, checkBefore, checkAfter);
         Files.writeString(file, EvalWeights.format(tuner.map(w), header));

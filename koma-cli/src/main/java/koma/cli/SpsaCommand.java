@@ -69,7 +69,7 @@ public final class SpsaCommand implements Callable<Integer> {
             SearchParam p = SearchParam.ofKey(key);
             if (p == null) {
                 throw new IllegalArgumentException("--params: no search parameter '" + key + "'; parameters: "
-                        + Arrays.stream(SearchParam.values()).map(q -> q.key).toList());
+                        + SearchParam.keys());
             }
             tuned.add(p);
         }

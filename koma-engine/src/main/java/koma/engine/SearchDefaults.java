@@ -190,7 +190,7 @@ public record SearchDefaults(int contempt, boolean logReductions, int lmpDepth, 
                 letterScale(m, key, WRONG_BISHOP_SCALE, "0", wrongBishopScales, source);
             } else if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException(source + ": unknown search setting '" + key + "' (known: " + KEYS
-                        + ", " + java.util.Arrays.stream(SearchParam.values()).map(q -> q.key).toList()
+                        + ", " + SearchParam.keys()
                         + ", '" + ENDGAME_SCALE + "S/W', '" + OPPOSITE_COLOUR_SCALE + "L', '" + WRONG_BISHOP_SCALE
                         + "L')");
             }

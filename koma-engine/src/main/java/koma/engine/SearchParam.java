@@ -61,6 +61,11 @@ public enum SearchParam {
         this.step = step;
     }
 
+    /** Every parameter's key, in declaration order (for messages that list them). */
+    public static java.util.List<String> keys() {
+        return java.util.Arrays.stream(values()).map(p -> p.key).toList();
+    }
+
     /** The parameter of a .search key, or null when the key is not one. */
     public static SearchParam ofKey(String key) {
         for (SearchParam p : values()) {

@@ -51,16 +51,21 @@ public final class SelfPlay {
             if (games < 1) {
                 throw new IllegalArgumentException("games must be at least 1, got " + games);
             }
-            if (nodes < 1) {
-                throw new IllegalArgumentException("nodes per move must be at least 1, got " + nodes);
-            }
-            if (randomPlies < 0 || randomPlies > 200) {
-                throw new IllegalArgumentException("random plies must be from 0 to 200, got " + randomPlies);
-            }
+            checkPlay(nodes, randomPlies);
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be at least 1, got " + threads);
             }
             checkAdjudicate(adjudicate);
+        }
+    }
+
+    /** Refuses a node budget below 1 or random opening plies outside 0 .. 200, naming which. */
+    public static void checkPlay(long nodes, int randomPlies) {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("nodes per move must be at least 1, got " + nodes);
+        }
+        if (randomPlies < 0 || randomPlies > 200) {
+            throw new IllegalArgumentException("random plies must be from 0 to 200, got " + randomPlies);
         }
     }
 
@@ -124,58 +129,76 @@ public final class SelfPlay {
     public static GameData playGame(Settings s, int index) {
         RuleSet rs = s.rs();
         Opening o = opening(rs, new Random(s.seed() * 0x9E3779B97F4A7C15L + index), s.randomPlies());
-        Game game = o.game();
-        Position pos = o.pos();
         Search search = newSearch(rs, s.net());
-        TimeManager time = new TimeManager(0);
         List<String> fens = new ArrayList<>();
         List<Integer> sides = new ArrayList<>();
         List<Integer> scores = new ArrayList<>();
-        int[] lastScores = new int[4];
-        int plies = 0;
-        double result = 0.5;
-        String termination = "max plies";
-        while (true) {
-            if (game.isOver()) {
-                Game.Result r = game.result().orElseThrow();
-                result = r.isDraw() ? 0.5 : r.winner() == 0 ? 1 : 0;
-                termination = r.termination().name().toLowerCase();
-                break;
-            }
-            if (plies >= s.maxPlies()) {
-                break;
-            }
-            search.resetStop();
-            Search.Result r = search.search(pos, Limits.nodes(s.nodes()), time, null);
-            int move = r.bestMove();
-            int stm = pos.sideToMove();
-            if (isQuiet(pos, move, r.score())) {
+        Outcome out = playOut(o, search, search, s.nodes(), s.maxPlies(), s.adjudicate(), (pos, move, score) -> {
+            if (isQuiet(pos, move, score)) {
                 fens.add(Fen.format(pos));
-                sides.add(stm);
-                scores.add(r.score());
+                sides.add(pos.sideToMove());
+                scores.add(score);
             }
-            int white = stm == 0 ? r.score() : -r.score();
-            lastScores[plies & 3] = white;
-            plies++;
-            if (plies >= 4 && agree(lastScores, 1, s.adjudicate())) {
-                result = 1;
-                termination = "adjudicated";
-                break;
-            }
-            if (plies >= 4 && agree(lastScores, -1, s.adjudicate())) {
-                result = 0;
-                termination = "adjudicated";
-                break;
-            }
-            game.play(move);
-            pos.doMove(move);
-        }
+        });
+        double result = out.result();
         List<Sample> samples = new ArrayList<>(fens.size());
         for (int i = 0; i < fens.size(); i++) {
             double forMover = sides.get(i) == 0 ? result : 1 - result;
             samples.add(new Sample(index, fens.get(i), forMover, scores.get(i)));
         }
-        return new GameData(result, plies, termination, samples);
+        return new GameData(result, out.plies(), out.termination(), samples);
+    }
+
+    /** Hears each searched position of a {@link #playOut}, with the move chosen and its score, before it is played. */
+    public interface PlyObserver {
+        void searched(Position pos, int move, int score);
+    }
+
+    /** How a play-out ended: the first player's score (1, 0.5, 0), the plies played, and why it ended. */
+    public record Outcome(double result, int plies, String termination) {
+    }
+
+    /**
+     * Plays the opening out at {@code nodes} nodes a move, {@code first} moving for the first player and
+     * {@code second} for the other (the same search for self-play): until the rule set ends the game, both sides'
+     * scores agree on four plies running that one side is {@code adjudicate} centipawns ahead (its win), or
+     * {@code maxPlies} plies (a draw). {@code observer} (may be null) hears every search.
+     */
+    public static Outcome playOut(Opening o, Search first, Search second, long nodes, int maxPlies, int adjudicate,
+                                  PlyObserver observer) {
+        Game game = o.game();
+        Position pos = o.pos();
+        TimeManager time = new TimeManager(0);
+        int[] lastScores = new int[4];
+        int plies = 0;
+        while (true) {
+            if (game.isOver()) {
+                Game.Result r = game.result().orElseThrow();
+                return new Outcome(r.isDraw() ? 0.5 : r.winner() == 0 ? 1 : 0, plies,
+                        r.termination().name().toLowerCase());
+            }
+            if (plies >= maxPlies) {
+                return new Outcome(0.5, plies, "max plies");
+            }
+            int stm = pos.sideToMove();
+            Search search = stm == 0 ? first : second;
+            search.resetStop();
+            Search.Result r = search.search(pos, Limits.nodes(nodes), time, null);
+            int move = r.bestMove();
+            if (observer != null) {
+                observer.searched(pos, move, r.score());
+            }
+            lastScores[plies & 3] = stm == 0 ? r.score() : -r.score();
+            plies++;
+            if (plies >= 4 && agree(lastScores, 1, adjudicate)) {
+                return new Outcome(1, plies, "adjudicated");
+            }
+            if (plies >= 4 && agree(lastScores, -1, adjudicate)) {
+                return new Outcome(0, plies, "adjudicated");
+            }
+            game.play(move);
+            pos.doMove(move);
+        }
     }
 
     /** A random opening: the game (for its end rules) and the position after its plies. */
@@ -225,7 +248,7 @@ public final class SelfPlay {
     }
 
     /** True when the last four scores (first player's view) all reach the adjudication {@code bound} for {@code sign}. */
-    static boolean agree(int[] scores, int sign, int bound) {
+    private static boolean agree(int[] scores, int sign, int bound) {
         for (int v : scores) {
             if (v * sign < bound) {
                 return false;

@@ -12,14 +12,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
 
-import koma.engine.Limits;
 import koma.engine.Search;
 import koma.engine.SearchDefaults;
 import koma.engine.SearchParam;
-import koma.engine.TimeManager;
 import koma.engine.TranspositionTable;
-import koma.rules.Game;
-import koma.rules.Position;
 import koma.rules.RuleSet;
 
 /**
@@ -61,12 +57,7 @@ public final class Spsa {
             if (iterations < 1) {
                 throw new IllegalArgumentException("iterations must be at least 1, got " + iterations);
             }
-            if (nodes < 1) {
-                throw new IllegalArgumentException("nodes per move must be at least 1, got " + nodes);
-            }
-            if (randomPlies < 0 || randomPlies > 200) {
-                throw new IllegalArgumentException("random plies must be from 0 to 200, got " + randomPlies);
-            }
+            SelfPlay.checkPlay(nodes, randomPlies);
             if (maxPlies < 1) {
                 throw new IllegalArgumentException("the ply cap must be at least 1, got " + maxPlies);
             }
@@ -352,29 +343,6 @@ public final class Spsa {
 
     /** Plays the opening out between {@code white} (the first player) and {@code black}; the first player's score. */
     private double playGame(SelfPlay.Opening o, Search white, Search black) {
-        Game game = o.game();
-        Position pos = o.pos();
-        TimeManager time = new TimeManager(0);
-        int[] last = new int[4];
-        for (int plies = 0; plies < s.maxPlies(); plies++) {
-            if (game.isOver()) {
-                Game.Result r = game.result().orElseThrow();
-                return r.isDraw() ? 0.5 : r.winner() == 0 ? 1 : 0;
-            }
-            int stm = pos.sideToMove();
-            Search search = stm == 0 ? white : black;
-            search.resetStop();
-            Search.Result r = search.search(pos, Limits.nodes(s.nodes()), time, null);
-            last[plies & 3] = stm == 0 ? r.score() : -r.score();
-            if (plies >= 3 && SelfPlay.agree(last, 1, SelfPlay.ADJUDICATE)) {
-                return 1;
-            }
-            if (plies >= 3 && SelfPlay.agree(last, -1, SelfPlay.ADJUDICATE)) {
-                return 0;
-            }
-            game.play(r.bestMove());
-            pos.doMove(r.bestMove());
-        }
-        return 0.5;
+        return SelfPlay.playOut(o, white, black, s.nodes(), s.maxPlies(), SelfPlay.ADJUDICATE, null).result();
     }
 }

@@ -120,6 +120,13 @@ public final class MatchCommand implements Callable<Integer> {
     @Option(names = "--pgn", paramLabel = "FILE", description = "Append every game to this PGN file.")
     Path pgn;
 
+    @Option(names = "--resume",
+            description = "Go on with the match recorded in --pgn (stopped, or cut off with its session): its games "
+                    + "are counted toward the score and the SPRT, and only the rounds it lacks are played. Each game is "
+                    + "checked to be this match's (players, colours, opening, time control); give the same command, with "
+                    + "--seed when the openings are random. A missing file starts the match.")
+    boolean resume;
+
     @Option(names = "--kif", paramLabel = "FILE", description = "Shogi: append every game to this KIF file as well.")
     Path kif;
 
@@ -172,6 +179,9 @@ public final class MatchCommand implements Callable<Integer> {
         EngineConfig.Protocol dflt = rs.sfen ? EngineConfig.Protocol.USI : EngineConfig.Protocol.UCI;
         EngineConfig e1 = engine("--engine1", engine1, proto1, dflt, name1, "--option1", options1, rs);
         EngineConfig e2 = engine("--engine2", engine2, proto2, dflt, name2, "--option2", options2, rs);
+        if (resume && randomPlies != null && seed == null) {
+            throw new IllegalArgumentException("--resume with --random-plies needs the --seed of the match it continues");
+        }
         long theSeed = seed != null ? seed : System.nanoTime() & 0xFFFFFFFFL;
         List<Opening> list = null;
         if (openings != null) {
@@ -182,7 +192,7 @@ public final class MatchCommand implements Callable<Integer> {
         }
         Stats.Sprt test = sprt == null ? null : Stats.Sprt.parse(sprt);
         Match.Config config = new Match.Config(rs, e1, e2, games, control, margin, maxPlies, concurrency, list, pgn, kif,
-                test, event, control2);
+                test, event, control2, resume);
         new Match(config, System.out).run();
         return 0;
     }

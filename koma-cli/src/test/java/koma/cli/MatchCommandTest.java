@@ -41,7 +41,7 @@ class MatchCommandTest {
         assertTrue(r.out().startsWith("Usage: koma match "), r.out());
         for (String s : List.of("--engine1", "--engine2", "--proto1", "--option1", "--games", "--tc", "--byoyomi",
                 "--movetime", "--depth", "--nodes", "--concurrency", "--openings", "--random-plies", "--seed", "--pgn",
-                "--kif", "--max-plies", "--sprt", "--margin")) {
+                "--kif", "--max-plies", "--sprt", "--margin", "--resume")) {
             assertTrue(r.out().contains(s), s + " missing from:\n" + r.out());
         }
     }
@@ -96,6 +96,8 @@ class MatchCommandTest {
         "--games 2 --depth 2 --movetime2 500|--movetime2 gives engine 2's time per move",
         "--games 2 --movetime 100 --movetime2 0|--movetime2 must be positive",
         "--games 2 --nodes 100 --nodes2 50 --movetime2 500|--movetime2 gives engine 2's time per move",
+        "--games 2 --depth 2 --resume|--resume continues the match recorded in --pgn: give --pgn",
+        "--games 2 --depth 2 --resume --pgn g.pgn --random-plies 4|--resume with --random-plies needs the --seed",
     })
     void badArguments(String args, String message) {
         List<String> argv = new ArrayList<>(List.of("match", "--engine1", "/nonexistent/a", "--engine2", "/nonexistent/b"));

@@ -35,21 +35,33 @@ public final class Match {
      */
     public record Config(RuleSet rules, EngineConfig engine1, EngineConfig engine2, int games, TimeControl timeControl,
                          long marginMs, int maxPlies, int concurrency, List<Opening> openings, Path pgn, Path kif,
-                         Stats.Sprt sprt, String event, TimeControl timeControl2) {
+                         Stats.Sprt sprt, String event, TimeControl timeControl2, boolean resume) {
         /** A match in which both engines play under {@code timeControl}. */
         public Config(RuleSet rules, EngineConfig engine1, EngineConfig engine2, int games, TimeControl timeControl,
                       long marginMs, int maxPlies, int concurrency, List<Opening> openings, Path pgn, Path kif,
                       Stats.Sprt sprt, String event) {
             this(rules, engine1, engine2, games, timeControl, marginMs, maxPlies, concurrency, openings, pgn, kif, sprt,
-                    event, null);
+                    event, null, false);
+        }
+
+        /** A match that starts afresh (no {@code resume}), engine 2 under {@code timeControl2} (null: the same). */
+        public Config(RuleSet rules, EngineConfig engine1, EngineConfig engine2, int games, TimeControl timeControl,
+                      long marginMs, int maxPlies, int concurrency, List<Opening> openings, Path pgn, Path kif,
+                      Stats.Sprt sprt, String event, TimeControl timeControl2) {
+            this(rules, engine1, engine2, games, timeControl, marginMs, maxPlies, concurrency, openings, pgn, kif, sprt,
+                    event, timeControl2, false);
         }
 
         /**
          * {@code timeControl2} is engine 2's when it differs from engine 1's {@code timeControl} (null: the same).
          * Node odds (both fixed node counts, as cutechess-cli's per-engine {@code nodes=}) and time odds (both fixed
-         * times per move, as its per-engine {@code st=}) are supported.
+         * times per move, as its per-engine {@code st=}) are supported. {@code resume}: the match goes on from the
+         * games already in {@code pgn} ({@link Match#run}).
          */
         public Config {
+            if (resume && pgn == null) {
+                throw new IllegalArgumentException("--resume continues the match recorded in --pgn: give --pgn");
+            }
             if (timeControl2 == null) {
                 timeControl2 = timeControl;
             } else if (timeControl.kind() != timeControl2.kind() || (timeControl.kind() != TimeControl.Kind.NODES
@@ -83,7 +95,10 @@ public final class Match {
         }
     }
 
-    /** What a match produced: the statistics from engine 1's point of view, the games by round, the SPRT verdict. */
+    /**
+     * What a match produced: the statistics from engine 1's point of view (with the games a resumed match found in its
+     * PGN file), the games played by this run by round, the SPRT verdict.
+     */
     public record Summary(String name1, String name2, Stats stats, List<RefereedGame> games,
                           Stats.Sprt.Decision sprtDecision) {
     }
@@ -107,11 +122,13 @@ public final class Match {
     private final List<EngineClient> live = new ArrayList<>();
     private final List<RefereedGame> records = new ArrayList<>();
     private final AtomicInteger next = new AtomicInteger();
+    /** The game indices (from 0) a resumed match found in its PGN file: not played again. Fixed before play starts. */
+    private final java.util.Set<Integer> resumed = new java.util.HashSet<>();
     private volatile boolean stopping;
     private int wins, losses, draws;
     private String name1, name2;
     private Stats.Sprt.Decision decision = Stats.Sprt.Decision.CONTINUE;
-    /** The number of finished games when the SPRT decided, 0 before. */
+    /** The number of finished games (with those resumed) when the SPRT decided, 0 before. */
     private int decidedAt;
     private EngineException failure;
 
@@ -122,7 +139,9 @@ public final class Match {
 
     /**
      * Plays the match and prints progress and the final result to {@code out}. Throws when an engine cannot be
-     * started (or restarted); engine misbehaviour during a game is a lost game, not an exception.
+     * started (or restarted); engine misbehaviour during a game is a lost game, not an exception. A resumed match
+     * ({@link Config#resume}) first counts the games of its PGN file, refusing a file that is not this match's
+     * ({@link #resumeFrom}); it plays only the rounds the file lacks, and its score and SPRT go on from the file's.
      */
     public Summary run() throws EngineException, InterruptedException {
         Thread hook = new Thread(this::killAll, "koma-match-shutdown");
@@ -157,6 +176,9 @@ public final class Match {
                     config.games(), config.timeControl().equals(config.timeControl2()) ? config.timeControl()
                             : config.timeControl() + " against " + config.timeControl2(), workers);
             out.flush();
+            if (config.resume()) {
+                resumeFrom(config.pgn());
+            }
             List<Future<?>> running = new ArrayList<>();
             for (int w = 0; w < workers; w++) {
                 EngineClient[] mine = clients[w];
@@ -179,8 +201,8 @@ public final class Match {
             out.println(stats.scoreLine(name1, name2));
             out.println(stats.eloLine());
             if (config.sprt() != null) {
-                out.println(config.sprt().line(stats, decision) + (decidedAt > 0 && decidedAt < records.size()
-                        ? " (after game " + decidedAt + "; " + (records.size() - decidedAt) + " more were in play)" : ""));
+                out.println(config.sprt().line(stats, decision) + (decidedAt > 0 && decidedAt < stats.games()
+                        ? " (after game " + decidedAt + "; " + (stats.games() - decidedAt) + " more were in play)" : ""));
             }
             out.println("Finished match");
             out.flush();
@@ -222,6 +244,9 @@ public final class Match {
             if (i >= config.games()) {
                 return;
             }
+            if (resumed.contains(i)) {
+                continue;
+            }
             try {
                 if (!mine[0].healthy()) {
                     replace(mine, 0, config.engine1());
@@ -250,6 +275,100 @@ public final class Match {
         }
     }
 
+    /**
+     * Counts the games of a PGN file this match wrote before it was stopped (a missing file: none yet). Each game must
+     * be this match's: its round within the match and not seen twice, its rule set, its players in the colours of
+     * that round (engine 1 White in odd rounds), its opening the match's for that round (root and book moves: the same
+     * --openings or --seed), its time control tags, and a result. Anything else is refused naming the file, the game
+     * and what differs, before a game is played, so that no other match's games are pooled in.
+     */
+    private void resumeFrom(Path file) {
+        if (!Files.exists(file)) {
+            out.println("Resume: " + file + " does not exist yet; the match starts at game 1");
+            return;
+        }
+        List<koma.rules.notation.GameRecord> games;
+        try {
+            games = Pgn.parseAll(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--resume: cannot read " + file + ": " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--resume: " + file + " does not read as PGN (" + e.getMessage()
+                    + "); a game cut short when the match was killed can be deleted from the end of the file", e);
+        }
+        for (int k = 0; k < games.size(); k++) {
+            koma.rules.notation.GameRecord g = games.get(k);
+            String where = "--resume: " + file + ", game " + (k + 1) + " of the file: ";
+            int round;
+            try {
+                round = Integer.parseInt(g.tag("Round", "?"));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(where + "its Round tag '" + g.tag("Round", "") + "' is not a number");
+            }
+            if (round < 1 || round > config.games()) {
+                throw new IllegalArgumentException(where + "round " + round + " is not among this match's 1.."
+                        + config.games() + " (give --games at least the file's)");
+            }
+            if (!resumed.add(round - 1)) {
+                throw new IllegalArgumentException(where + "round " + round + " is in the file twice");
+            }
+            if (!g.variant().equals(config.rules().id)) {
+                throw new IllegalArgumentException(where + "a game of " + g.variant() + ", not " + config.rules().id);
+            }
+            boolean engine1First = (round - 1) % 2 == 0;
+            String white = engine1First ? name1 : name2, black = engine1First ? name2 : name1;
+            if (!white.equals(g.tag("White", "")) || !black.equals(g.tag("Black", ""))) {
+                throw new IllegalArgumentException(where + "round " + round + " is " + g.tag("White", "?") + " vs "
+                        + g.tag("Black", "?") + ", this match's " + white + " vs " + black + " (the same engines and "
+                        + "--name1/--name2?)");
+            }
+            Opening o = config.openings().get(((round - 1) / 2) % config.openings().size());
+            List<Integer> moves;
+            try {
+                moves = g.moveInts();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + e.getMessage(), e);
+            }
+            if (!koma.rules.notation.Fen.format(g.startPosition()).equals(koma.rules.notation.Fen.format(o.root()))
+                    || moves.size() < o.moves().size() || !moves.subList(0, o.moves().size()).equals(o.moves())) {
+                throw new IllegalArgumentException(where + "round " + round + " did not start from this match's "
+                        + "opening for it (" + o.source() + "; the file's: " + g.tag("Opening", "none") + "): give "
+                        + "the same --openings, or --random-plies and --seed");
+            }
+            List<TimeControl> byColour = engine1First ? List.of(config.timeControl(), config.timeControl2())
+                    : List.of(config.timeControl2(), config.timeControl());
+            for (var tag : RefereedGame.timeControlTags(byColour).entrySet()) {
+                if (!tag.getValue().equals(g.tag(tag.getKey(), ""))) {
+                    throw new IllegalArgumentException(where + "its " + tag.getKey() + " is '" + g.tag(tag.getKey(), "")
+                            + "', this match's '" + tag.getValue() + "'");
+                }
+            }
+            switch (g.result()) {
+                case "1/2-1/2" -> draws++;
+                case "1-0", "0-1" -> {
+                    if (g.result().equals("1-0") == engine1First) {
+                        wins++;
+                    } else {
+                        losses++;
+                    }
+                }
+                default -> throw new IllegalArgumentException(where + "round " + round + " has no result ("
+                        + g.result() + ")");
+            }
+        }
+        Stats stats = stats();
+        out.println("Resumed from " + file + ": " + games.size() + " game(s)");
+        out.println(stats.scoreLine(name1, name2));
+        if (config.sprt() != null && games.size() > 0) {
+            decision = config.sprt().decide(stats);
+            if (decision != Stats.Sprt.Decision.CONTINUE) {
+                out.println(config.sprt().line(stats));
+                stopping = true;
+            }
+        }
+        out.flush();
+    }
+
     private synchronized void finished(RefereedGame rec, boolean engine1First) {
         records.add(rec);
         GameResult r = rec.result();
@@ -274,7 +393,7 @@ public final class Match {
         if (config.sprt() != null && decision == Stats.Sprt.Decision.CONTINUE) {
             decision = config.sprt().decide(stats);
             if (decision != Stats.Sprt.Decision.CONTINUE) {
-                decidedAt = records.size();
+                decidedAt = stats.games();
                 out.println(config.sprt().line(stats));
                 stopping = true;
             }

@@ -35,6 +35,21 @@ public record RefereedGame(int round, RuleSet rules, List<String> players, Posit
         moveTimesMs = List.copyOf(moveTimesMs);
     }
 
+    /**
+     * The PGN tags of a game's time controls by colour: {@code TimeControl} when both colours have the same, else
+     * {@code WhiteTimeControl} and {@code BlackTimeControl} (as cutechess-cli writes them under odds).
+     */
+    static Map<String, String> timeControlTags(List<TimeControl> byColour) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        if (byColour.get(0).equals(byColour.get(1))) {
+            tags.put("TimeControl", byColour.get(0).pgnTag());
+        } else {
+            tags.put("WhiteTimeControl", byColour.get(0).pgnTag());
+            tags.put("BlackTimeControl", byColour.get(1).pgnTag());
+        }
+        return tags;
+    }
+
     /** The position after all moves. */
     public Position finalPosition() {
         Position p = root.copy();
@@ -61,12 +76,7 @@ public record RefereedGame(int round, RuleSet rules, List<String> players, Posit
         tags.put("White", players.get(0));
         tags.put("Black", players.get(1));
         tags.put("Time", started.format(DateTimeFormatter.ofPattern("HH:mm:ss")));
-        if (timeControls.get(0).equals(timeControls.get(1))) {
-            tags.put("TimeControl", timeControls.get(0).pgnTag());
-        } else {
-            tags.put("WhiteTimeControl", timeControls.get(0).pgnTag());
-            tags.put("BlackTimeControl", timeControls.get(1).pgnTag());
-        }
+        tags.putAll(timeControlTags(timeControls));
         tags.put("PlyCount", String.valueOf(moves.size()));
         tags.put("Termination", result.termination());
         if (bookPlies > 0 || !openingSource.equals("startpos")) {

@@ -311,4 +311,115 @@ class MatchTest {
                 missing, 2, TimeControl.depth(1), 50, 100, 1, null, null, null, null, null)));
         assertTrue(e.getMessage().contains("/nonexistent/engine"), e.getMessage());
     }
+
+    /**
+     * A match stopped after two games goes on with --resume: the file's two games are counted and only rounds 3 and 4
+     * are played, from the same openings, so the file ends with one game of each round and the score counts all four.
+     */
+    @Test
+    void resumedMatchPlaysOnlyTheMissingRounds(@TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        Path pgn = dir.resolve("games.pgn");
+        List<Opening> openings = Opening.random(rs, 6, 11, 2);
+        Run first = run(new Match.Config(rs, koma(rs, "Koma-A"), koma(rs, "Koma-B"), 2, TimeControl.depth(1), 50, 120,
+                1, openings, pgn, null, null, "test"));
+        Run second = run(resumed(rs, 4, openings, pgn, null));
+
+        assertTrue(second.output().contains("Resumed from " + pgn + ": 2 game(s)"), second.output());
+        assertEquals(List.of(3, 4), second.summary().games().stream().map(RefereedGame::round).toList());
+        Stats a = first.summary().stats(), b = second.summary().stats();
+        assertEquals(4, b.games());
+        int newWins = 0, newLosses = 0;
+        for (RefereedGame g : second.summary().games()) {
+            boolean engine1First = g.round() % 2 == 1;
+            if (!g.result().isDraw()) {
+                if ((g.result().winner() == 0) == engine1First) {
+                    newWins++;
+                } else {
+                    newLosses++;
+                }
+            }
+        }
+        assertEquals(a.wins() + newWins, b.wins());
+        assertEquals(a.losses() + newLosses, b.losses());
+        List<koma.rules.notation.GameRecord> all = Pgn.parseAll(Files.readString(pgn, UTF_8));
+        assertEquals(List.of("1", "2", "3", "4"), all.stream().map(g -> g.tags().get("Round")).toList());
+        // round 3 starts from the second opening, as a match of four games from the start would have played it
+        assertEquals(openings.get(1).moves(), second.summary().games().get(0).moves().subList(0, 6));
+
+        // resumed again with nothing left to play: the four games are counted and none is played
+        Run third = run(resumed(rs, 4, openings, pgn, null));
+        assertEquals(0, third.summary().games().size());
+        assertEquals(b, third.summary().stats());
+    }
+
+    /** A match resumed from games that are not its own is refused before any game, naming the game and what differs. */
+    @Test
+    void resumeRefusesAnotherMatchsGames(@TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        Path pgn = dir.resolve("games.pgn");
+        List<Opening> openings = Opening.random(rs, 6, 11, 1);
+        run(new Match.Config(rs, koma(rs, "Koma-A"), koma(rs, "Koma-B"), 2, TimeControl.depth(1), 50, 120, 1,
+                openings, pgn, null, null, "test"));
+        String games = Files.readString(pgn, UTF_8);
+
+        IllegalArgumentException other = assertThrows(IllegalArgumentException.class,
+                () -> run(resumed(rs, 4, Opening.random(rs, 6, 12, 2), pgn, null)));
+        assertTrue(other.getMessage().contains("game 1 of the file: round 1 did not start from this match's opening")
+                && other.getMessage().contains("seed 11 #1"), other.getMessage());
+
+        IllegalArgumentException names = assertThrows(IllegalArgumentException.class, () -> run(new Match.Config(rs,
+                koma(rs, "Koma-B"), koma(rs, "Koma-A"), 4, TimeControl.depth(1), 50, 120, 1, openings, pgn, null, null,
+                "test", null, true)));
+        assertTrue(names.getMessage().contains("round 1 is Koma-A vs Koma-B, this match's Koma-B vs Koma-A"),
+                names.getMessage());
+
+        IllegalArgumentException fewer = assertThrows(IllegalArgumentException.class,
+                () -> run(resumed(rs, 1, openings, pgn, null)));
+        assertTrue(fewer.getMessage().contains("round 2 is not among this match's 1..1"), fewer.getMessage());
+
+        IllegalArgumentException clock = assertThrows(IllegalArgumentException.class, () -> run(new Match.Config(rs,
+                koma(rs, "Koma-A"), koma(rs, "Koma-B"), 4, TimeControl.parseClock("2+0.02"), 50, 120, 1, openings,
+                pgn, null, null, "test", null, true)));
+        assertTrue(clock.getMessage().contains("its TimeControl is '-', this match's '2+0.02'"), clock.getMessage());
+
+        Files.writeString(pgn, games + games, UTF_8);
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> run(resumed(rs, 4, openings, pgn, null)));
+        assertTrue(twice.getMessage().contains("game 3 of the file: round 1 is in the file twice"), twice.getMessage());
+
+        Files.writeString(pgn, games.substring(0, games.lastIndexOf("1. ") + 10), UTF_8);
+        IllegalArgumentException cut = assertThrows(IllegalArgumentException.class,
+                () -> run(resumed(rs, 4, openings, pgn, null)));
+        assertTrue(cut.getMessage().contains("does not read as PGN"), cut.getMessage());
+
+        assertThrows(IllegalArgumentException.class, () -> new Match.Config(rs, koma(rs, "A"), koma(rs, "B"), 2,
+                TimeControl.depth(1), 50, 120, 1, openings, null, null, null, "test", null, true));
+    }
+
+    /**
+     * The SPRT goes on from the resumed games: a match that reached H1 and is resumed with more games decides H1 at
+     * once from its file, and plays nothing.
+     */
+    @Test
+    void resumedSprtDecidesFromTheFile(@TempDir Path dir) throws Exception {
+        RuleSet rs = RuleSet.of("chess");
+        Path pgn = dir.resolve("games.pgn");
+        Stats.Sprt sprt = Stats.Sprt.parse("elo0=0,elo1=5");
+        Run first = run(new Match.Config(rs, koma(rs, "Koma"), fake("illegal"), 40, TimeControl.depth(1), 50, 100, 1,
+                null, pgn, null, sprt, null));
+        assertEquals(Stats.Sprt.Decision.H1, first.summary().sprtDecision());
+        Run again = run(new Match.Config(rs, koma(rs, "Koma"), fake("illegal"), 60, TimeControl.depth(1), 50, 100, 1,
+                null, pgn, null, sprt, null, null, true));
+        assertEquals(Stats.Sprt.Decision.H1, again.summary().sprtDecision());
+        assertEquals(0, again.summary().games().size(), again.output());
+        assertEquals(first.summary().stats(), again.summary().stats());
+        assertTrue(again.output().contains("H1 was accepted"), again.output());
+    }
+
+    /** Koma-A against Koma-B at depth 1, resumed from {@code pgn}. */
+    private static Match.Config resumed(RuleSet rs, int games, List<Opening> openings, Path pgn, Stats.Sprt sprt) {
+        return new Match.Config(rs, koma(rs, "Koma-A"), koma(rs, "Koma-B"), games, TimeControl.depth(1), 50, 120, 1,
+                openings, pgn, null, sprt, "test", null, true);
+    }
 }

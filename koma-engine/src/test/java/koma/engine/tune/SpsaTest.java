@@ -120,11 +120,15 @@ class SpsaTest {
     void anIterationMovesTheta() {
         Spsa.Settings s = settings(100, 1);
         Spsa.State st = Spsa.State.start(s);
+        SearchParam fb = SearchParam.FUTILITY_BASE, rfp = SearchParam.RFP_MARGIN;
+        // the start is chess.search's values (the built-in file's, since stop 77 the tuned ones)
+        SearchDefaults chess = SearchDefaults.forRuleSet("chess");
+        assertEquals(chess.param(fb), st.theta()[0]);
+        assertEquals(chess.param(rfp), st.theta()[1]);
         Spsa run = new Spsa(s, st, null, null);
         run.apply(1, new int[] {1, -1}, 2, 1, 1);
-        SearchParam fb = SearchParam.FUTILITY_BASE, rfp = SearchParam.RFP_MARGIN;
-        assertEquals(80 + s.a(fb, 1) / s.c(fb, 1) * 2, st.theta()[0], 1e-9);
-        assertEquals(120 - s.a(rfp, 1) / s.c(rfp, 1) * 2, st.theta()[1], 1e-9);
+        assertEquals(chess.param(fb) + s.a(fb, 1) / s.c(fb, 1) * 2, st.theta()[0], 1e-9);
+        assertEquals(chess.param(rfp) - s.a(rfp, 1) / s.c(rfp, 1) * 2, st.theta()[1], 1e-9);
         double[] before = st.theta();
         run.apply(2, new int[] {1, 1}, 0, 1, 0);
         assertArrayEquals(before, st.theta());

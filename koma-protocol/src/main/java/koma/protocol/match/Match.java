@@ -263,16 +263,29 @@ public final class Match {
                 stopping = true;
                 return;
             }
-            boolean engine1First = i % 2 == 0;
+            boolean engine1First = engine1First(i);
             EngineClient[] byColor = engine1First ? new EngineClient[]{mine[0], mine[1]}
                     : new EngineClient[]{mine[1], mine[0]};
-            Opening opening = config.openings().get((i / 2) % config.openings().size());
-            TimeControl[] tcByColor = engine1First ? new TimeControl[]{config.timeControl(), config.timeControl2()}
-                    : new TimeControl[]{config.timeControl2(), config.timeControl()};
-            RefereedGame rec = Referee.play(i + 1, config.rules(), opening, byColor, tcByColor, config.marginMs(),
-                    config.maxPlies());
+            RefereedGame rec = Referee.play(i + 1, config.rules(), opening(i), byColor,
+                    timeControlsByColour(engine1First).toArray(TimeControl[]::new), config.marginMs(), config.maxPlies());
             finished(rec, engine1First);
         }
+    }
+
+    /** Whether engine 1 moves first in game {@code index} (from 0): in every other game, so each opening is played twice. */
+    private static boolean engine1First(int index) {
+        return index % 2 == 0;
+    }
+
+    /** The opening of game {@code index} (from 0): the openings in order, each for two games, cycled. */
+    private Opening opening(int index) {
+        return config.openings().get((index / 2) % config.openings().size());
+    }
+
+    /** A game's time controls by colour (the first player's first), as engine 1 moves first in it or not. */
+    private List<TimeControl> timeControlsByColour(boolean engine1First) {
+        return engine1First ? List.of(config.timeControl(), config.timeControl2())
+                : List.of(config.timeControl2(), config.timeControl());
     }
 
     /**
@@ -315,14 +328,14 @@ public final class Match {
             if (!g.variant().equals(config.rules().id)) {
                 throw new IllegalArgumentException(where + "a game of " + g.variant() + ", not " + config.rules().id);
             }
-            boolean engine1First = (round - 1) % 2 == 0;
+            boolean engine1First = engine1First(round - 1);
             String white = engine1First ? name1 : name2, black = engine1First ? name2 : name1;
             if (!white.equals(g.tag("White", "")) || !black.equals(g.tag("Black", ""))) {
                 throw new IllegalArgumentException(where + "round " + round + " is " + g.tag("White", "?") + " vs "
                         + g.tag("Black", "?") + ", this match's " + white + " vs " + black + " (the same engines and "
                         + "--name1/--name2?)");
             }
-            Opening o = config.openings().get(((round - 1) / 2) % config.openings().size());
+            Opening o = opening(round - 1);
             List<Integer> moves;
             try {
                 moves = g.moveInts();
@@ -335,50 +348,56 @@ public final class Match {
                         + "opening for it (" + o.source() + "; the file's: " + g.tag("Opening", "none") + "): give "
                         + "the same --openings, or --random-plies and --seed");
             }
-            List<TimeControl> byColour = engine1First ? List.of(config.timeControl(), config.timeControl2())
-                    : List.of(config.timeControl2(), config.timeControl());
-            for (var tag : RefereedGame.timeControlTags(byColour).entrySet()) {
+            for (var tag : RefereedGame.timeControlTags(timeControlsByColour(engine1First)).entrySet()) {
                 if (!tag.getValue().equals(g.tag(tag.getKey(), ""))) {
                     throw new IllegalArgumentException(where + "its " + tag.getKey() + " is '" + g.tag(tag.getKey(), "")
                             + "', this match's '" + tag.getValue() + "'");
                 }
             }
-            switch (g.result()) {
-                case "1/2-1/2" -> draws++;
-                case "1-0", "0-1" -> {
-                    if (g.result().equals("1-0") == engine1First) {
-                        wins++;
-                    } else {
-                        losses++;
-                    }
-                }
-                default -> throw new IllegalArgumentException(where + "round " + round + " has no result ("
-                        + g.result() + ")");
+            if (g.winner() == -2) {
+                throw new IllegalArgumentException(where + "round " + round + " has no result (" + g.result() + ")");
             }
+            tally(g.winner() == -1, g.winner() == 0, engine1First);
         }
         Stats stats = stats();
         out.println("Resumed from " + file + ": " + games.size() + " game(s)");
         out.println(stats.scoreLine(name1, name2));
-        if (config.sprt() != null && games.size() > 0) {
+        if (!games.isEmpty()) {
+            sprtStep(stats);
+        }
+        out.flush();
+    }
+
+    /** Counts one finished game for engine 1: a draw, or a win when the winner was the first player and engine 1 was it. */
+    private synchronized void tally(boolean draw, boolean firstPlayerWon, boolean engine1First) {
+        if (draw) {
+            draws++;
+        } else if (firstPlayerWon == engine1First) {
+            wins++;
+        } else {
+            losses++;
+        }
+    }
+
+    /**
+     * Asks the SPRT after a game (or the games of a resumed file) while it has not decided: the first decision stands,
+     * and games in flight when it was taken end the match but do not undo it.
+     */
+    private synchronized void sprtStep(Stats stats) {
+        if (config.sprt() != null && decision == Stats.Sprt.Decision.CONTINUE) {
             decision = config.sprt().decide(stats);
             if (decision != Stats.Sprt.Decision.CONTINUE) {
+                decidedAt = stats.games();
                 out.println(config.sprt().line(stats));
                 stopping = true;
             }
         }
-        out.flush();
     }
 
     private synchronized void finished(RefereedGame rec, boolean engine1First) {
         records.add(rec);
         GameResult r = rec.result();
-        if (r.isDraw()) {
-            draws++;
-        } else if ((r.winner() == 0) == engine1First) {
-            wins++;
-        } else {
-            losses++;
-        }
+        tally(r.isDraw(), r.winner() == 0, engine1First);
         if (config.pgn() != null) {
             append(config.pgn(), Pgn.format(rec.toRecord(config.event())));
         }
@@ -389,15 +408,7 @@ public final class Match {
         out.printf("Finished game %d (%s vs %s): %s {%s}%n", rec.round(), rec.players().get(0), rec.players().get(1),
                 r.score(), r.reason());
         out.println(stats.scoreLine(name1, name2));
-        // the first decision stands: games in flight when it was taken end the match but do not undo it
-        if (config.sprt() != null && decision == Stats.Sprt.Decision.CONTINUE) {
-            decision = config.sprt().decide(stats);
-            if (decision != Stats.Sprt.Decision.CONTINUE) {
-                decidedAt = stats.games();
-                out.println(config.sprt().line(stats));
-                stopping = true;
-            }
-        }
+        sprtStep(stats);
         out.flush();
     }
 
